@@ -1,0 +1,147 @@
+//! A block: one system allocation with a small header in front of the bytes it serves.
+//!
+//! ```text
+//! base                     data_start                                     end
+//!  | prev | size | align | pad |  bump-allocated values ...  | free tail  |
+//!  '------ BlockHeader ------'
+//! ```
+//!
+//! The header's `prev` links a block into whichever list owns it: a scope's chain of
+//! blocks in use, or a block pool's free list; a block is in exactly one list at a time.
+//! `size` and `align` are the [`Layout`] it was allocated with, so any owner can free it.
+//!
+//! Standard blocks are aligned to [`BLOCK_ALIGN`] (16, what malloc gives anyway) and their
+//! data starts right after the header. A dedicated block for an over-aligned or oversize
+//! request is aligned to the request and its data starts at the header size rounded up to
+//! that alignment, so the request always fits at the very start.
+
+use core::alloc::Layout;
+use core::ptr::NonNull;
+
+use crate::error::AllocError;
+use crate::raw;
+
+/// Header at the start of every block.
+#[repr(C, align(16))]
+struct BlockHeader {
+    prev: Option<Block>,
+    size: usize,
+    align: usize,
+}
+
+/// Alignment of a standard block (and of every block's header).
+pub(crate) const BLOCK_ALIGN: usize = align_of::<BlockHeader>();
+
+/// Bytes of header in front of a standard block's data.
+pub(crate) const HEADER: usize = size_of::<BlockHeader>();
+
+/// A pointer to a live block. `Copy`: ownership is tracked by the list it sits in, not by
+/// this handle. Every method is safe to call while the block is allocated; freeing it is
+/// the `unsafe` [`Block::free`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Block(NonNull<BlockHeader>);
+
+/// Bytes of a block aligned to `align` that come before its data.
+const fn data_offset(align: usize) -> usize {
+    if align > HEADER { align } else { HEADER }
+}
+
+/// Bytes a block needs so that `layout` fits at the start of its data, for a block aligned
+/// to `max(layout.align(), BLOCK_ALIGN)`.
+pub(crate) fn dedicated_size(layout: Layout) -> Result<usize, AllocError> {
+    let align = layout.align().max(BLOCK_ALIGN);
+    data_offset(align)
+        .checked_add(layout.size())
+        .filter(|&n| n <= isize::MAX as usize - (align - 1))
+        .ok_or(AllocError::LayoutTooLarge { size: layout.size(), align: layout.align() })
+}
+
+/// Whether `layout` surely fits in a fresh standard block of `block_size` bytes, whatever
+/// padding its alignment needs after the 16-aligned data start.
+pub(crate) fn fits_standard(layout: Layout, block_size: usize) -> bool {
+    let worst_pad = layout.align().saturating_sub(BLOCK_ALIGN);
+    let capacity = block_size - HEADER;
+    layout.size() <= capacity && worst_pad <= capacity - layout.size()
+}
+
+impl Block {
+    /// Allocates a block of `size` bytes aligned to `align` (a power of two, at least
+    /// [`BLOCK_ALIGN`]) from the system and writes its header.
+    pub(crate) fn allocate(size: usize, align: usize) -> Result<Block, AllocError> {
+        debug_assert!(align >= BLOCK_ALIGN && align.is_power_of_two(), "bad block align {align}");
+        debug_assert!(size >= data_offset(align), "block of {size} bytes cannot hold its header");
+        let layout = Layout::from_size_align(size, align)
+            .map_err(|_| AllocError::LayoutTooLarge { size, align })?;
+        let base = raw::allocate(layout).ok_or(AllocError::OutOfMemory { size, align })?;
+        let header = base.cast::<BlockHeader>();
+        // SAFETY: `base` is a fresh allocation of `size >= HEADER` bytes aligned to at
+        // least `align_of::<BlockHeader>()`, so a header fits at its start.
+        unsafe { header.write(BlockHeader { prev: None, size, align }) };
+        Ok(Block(header))
+    }
+
+    /// Returns the block to the system.
+    ///
+    /// # Safety
+    ///
+    /// - the block is in no list any more (nobody else will free it);
+    /// - no reference into its data is used afterwards.
+    pub(crate) unsafe fn free(self) {
+        let layout = self.layout();
+        // SAFETY: the block was allocated by `Block::allocate` with exactly this layout
+        // (its header records it, and nobody writes `size`/`align` after creation), and
+        // the caller guarantees it is freed once and not used afterwards.
+        unsafe { raw::deallocate(self.0.cast(), layout) };
+    }
+
+    fn header(&self) -> &BlockHeader {
+        // SAFETY: a `Block` points at a header written by `allocate` that lives until
+        // `free`; headers are only written through `set_prev`, which takes `&self` on a
+        // `Copy` handle but never runs while this shared borrow is alive (both are
+        // private to this module and return before the other is called).
+        unsafe { self.0.as_ref() }
+    }
+
+    /// Total bytes of the block, header included.
+    pub(crate) fn size(self) -> usize {
+        self.header().size
+    }
+
+    /// Alignment the block was allocated with.
+    pub(crate) fn align(self) -> usize {
+        self.header().align
+    }
+
+    fn layout(self) -> Layout {
+        let h = self.header();
+        // SAFETY: the same size and align formed a valid layout in `allocate`.
+        unsafe { Layout::from_size_align_unchecked(h.size, h.align) }
+    }
+
+    /// The next block in whatever list this one sits in.
+    pub(crate) fn prev(self) -> Option<Block> {
+        self.header().prev
+    }
+
+    /// Links this block in front of `prev`.
+    pub(crate) fn set_prev(self, prev: Option<Block>) {
+        // SAFETY: the header is live (see `header`) and no reference to it is held across
+        // this write: `header()` borrows end before any call returns.
+        unsafe { (*self.0.as_ptr()).prev = prev };
+    }
+
+    /// First byte of the block's data.
+    pub(crate) fn data_start(self) -> *mut u8 {
+        let offset = data_offset(self.align());
+        // SAFETY: `allocate` checked `size >= data_offset(align)`, so the offset stays
+        // within (or one past the end of) the allocation.
+        unsafe { self.0.as_ptr().cast::<u8>().add(offset) }
+    }
+
+    /// One past the last byte of the block.
+    pub(crate) fn data_end(self) -> *mut u8 {
+        let size = self.size();
+        // SAFETY: one past the end of the `size`-byte allocation.
+        unsafe { self.0.as_ptr().cast::<u8>().add(size) }
+    }
+}

@@ -1,0 +1,231 @@
+//! Errors of the fallible `try_*` operations.
+//!
+//! [`AllocError`] says why memory could not be had. [`TryAllocError<T>`] carries it
+//! together with whatever the operation was given to store (the value, the closure that
+//! would have built it, the iterator), so that a failed `try_` never loses a value:
+//! `Err(e) => e.into_value()` gives it back untouched.
+
+use core::alloc::Layout;
+use core::fmt;
+
+/// Which budget a [`AllocError::LimitReached`] ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LimitKind {
+    /// The scope's own limit ([`Scope::set_limit`](crate::Scope::set_limit)).
+    Scope,
+    /// The block pool's limit ([`BlockPool::set_limit`](crate::BlockPool::set_limit)).
+    Pool,
+}
+
+/// Why an allocation failed.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{AllocError, BlockPool, LimitKind};
+///
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// scope.set_limit(Some(0));
+/// let err = scope.try_alloc(7_u64).unwrap_err();
+/// assert!(matches!(err.error(), AllocError::LimitReached { kind: LimitKind::Scope, .. }));
+/// assert_eq!(err.into_value(), 7);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AllocError {
+    /// Taking another block would exceed a byte limit.
+    LimitReached {
+        /// Whose limit it was.
+        kind: LimitKind,
+        /// The limit, in bytes of blocks held.
+        limit: usize,
+        /// Bytes already held under that limit.
+        held: usize,
+        /// Bytes of the block that was needed.
+        requested: usize,
+    },
+    /// `len * size_of::<T>()` (or a header added to it) does not fit in `usize`.
+    SizeOverflow,
+    /// The request cannot be described by a [`Layout`]: more than `isize::MAX` bytes once
+    /// block headers and alignment padding are added.
+    LayoutTooLarge {
+        /// Requested size in bytes.
+        size: usize,
+        /// Requested alignment.
+        align: usize,
+    },
+    /// The system allocator returned null.
+    OutOfMemory {
+        /// Size of the block that was asked for.
+        size: usize,
+        /// Its alignment.
+        align: usize,
+    },
+}
+
+impl AllocError {
+    /// The layout the system allocator refused, for [`handle_alloc_error`]
+    /// (`alloc::alloc::handle_alloc_error`); `None` for the other kinds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::AllocError;
+    ///
+    /// assert_eq!(AllocError::SizeOverflow.oom_layout(), None);
+    /// let oom = AllocError::OutOfMemory { size: 64, align: 8 };
+    /// assert_eq!(oom.oom_layout().map(|l| l.size()), Some(64));
+    /// ```
+    #[must_use]
+    pub fn oom_layout(&self) -> Option<Layout> {
+        match *self {
+            AllocError::OutOfMemory { size, align } => Layout::from_size_align(size, align).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for AllocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            AllocError::LimitReached { kind, limit, held, requested } => {
+                let whose = match kind {
+                    LimitKind::Scope => "scope",
+                    LimitKind::Pool => "block pool",
+                };
+                write!(
+                    f,
+                    "{whose} allocation limit reached: {held} of {limit} bytes held, \
+                     a block of {requested} bytes needed"
+                )
+            }
+            AllocError::SizeOverflow => f.write_str("allocation size overflows usize"),
+            AllocError::LayoutTooLarge { size, align } => write!(
+                f,
+                "layout too large: {size} bytes aligned to {align} exceed isize::MAX with the block header"
+            ),
+            AllocError::OutOfMemory { size, align } => {
+                write!(f, "the system allocator refused {size} bytes aligned to {align}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for AllocError {}
+
+/// A failed `try_*` operation: the reason, and the value it was given, handed back.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::BlockPool;
+///
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// scope.set_limit(Some(0));
+/// let name = String::from("kept");
+/// match scope.try_alloc(name) {
+///     Ok(_) => unreachable!("the limit forbids any block"),
+///     Err(e) => {
+///         println!("{e}");
+///         let name: String = e.into_value();
+///         assert_eq!(name, "kept");
+///     }
+/// }
+/// ```
+pub struct TryAllocError<T> {
+    error: AllocError,
+    value: T,
+}
+
+impl<T> TryAllocError<T> {
+    pub(crate) fn new(error: AllocError, value: T) -> Self {
+        TryAllocError { error, value }
+    }
+
+    /// Why the allocation failed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use arena_core::{AllocError, BlockPool};
+    /// let pool = BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let err = scope.try_alloc(1_u8).unwrap_err();
+    /// assert!(matches!(err.error(), AllocError::LimitReached { .. }));
+    /// ```
+    #[must_use]
+    pub fn error(&self) -> AllocError {
+        self.error
+    }
+
+    /// The value the operation was given, untouched.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use arena_core::BlockPool;
+    /// let pool = BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// assert_eq!(scope.try_alloc(vec![1, 2]).unwrap_err().into_value(), [1, 2]);
+    /// ```
+    #[must_use]
+    pub fn into_value(self) -> T {
+        self.value
+    }
+
+    /// Both halves at once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use arena_core::BlockPool;
+    /// let pool = BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let (error, value) = scope.try_alloc('x').unwrap_err().into_parts();
+    /// assert_eq!(value, 'x');
+    /// assert!(error.to_string().contains("limit"));
+    /// ```
+    #[must_use]
+    pub fn into_parts(self) -> (AllocError, T) {
+        (self.error, self.value)
+    }
+}
+
+/// Shows the error and the value's type, not the value (so `T` needs no `Debug`).
+impl<T> fmt::Debug for TryAllocError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TryAllocError")
+            .field("error", &self.error)
+            .field("value", &core::any::type_name::<T>())
+            .finish()
+    }
+}
+
+impl<T> fmt::Display for TryAllocError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.error, f)
+    }
+}
+
+impl<T> core::error::Error for TryAllocError<T> {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// The panicking forms' failure path: out of memory goes to `handle_alloc_error` like
+/// `Box::new`; every other error is a panic with the error's message.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn fail(error: AllocError) -> ! {
+    if let Some(layout) = error.oom_layout() {
+        alloc::alloc::handle_alloc_error(layout)
+    }
+    panic!("arena-kit: {error}")
+}

@@ -1,0 +1,86 @@
+//! The one module that talks to the system allocator.
+//!
+//! Every byte arena-core holds comes from [`allocate`] and goes back through
+//! [`deallocate`]; `.clippy.toml` forbids `alloc::alloc::{alloc, dealloc}` everywhere else,
+//! so a reviewer auditing raw allocation reads this file and nothing more.
+//!
+//! It also owns the size arithmetic of seed 001 (libstdc++'s page-rounded strings): a
+//! request plus the system allocator's bookkeeping should fill whole pages, or the
+//! allocator rounds up anyway and the tail is wasted where nobody can use it.
+
+use core::alloc::Layout;
+use core::ptr::NonNull;
+
+/// Page size assumed when rounding block requests. 4 KiB on every platform CI runs on;
+/// a larger real page only means a block fills a fraction of a page less perfectly.
+pub(crate) const PAGE: usize = 4096;
+
+/// Bytes the system allocator keeps in front of (or around) each chunk: two words, the
+/// value seed 001 measured (`__malloc_header_size = 2 * sizeof(void*)`). With glibc on
+/// x86-64 a request of `k * 4096 - 16` bytes takes exactly `k` pages.
+pub(crate) const MALLOC_OVERHEAD: usize = 2 * size_of::<usize>();
+
+/// Rounds `bytes` up so that `bytes + MALLOC_OVERHEAD` is a whole number of pages.
+///
+/// Returns `None` if the rounded size would exceed `isize::MAX` (no layout can hold it).
+pub(crate) const fn page_fill(bytes: usize) -> Option<usize> {
+    let Some(with_header) = bytes.checked_add(MALLOC_OVERHEAD) else {
+        return None;
+    };
+    let Some(rounded) = with_header.checked_next_multiple_of(PAGE) else {
+        return None;
+    };
+    let filled = rounded - MALLOC_OVERHEAD;
+    if filled > isize::MAX as usize {
+        None
+    } else {
+        Some(filled)
+    }
+}
+
+/// Allocates `layout` (non-zero size) from the global allocator; `None` when it refuses.
+pub(crate) fn allocate(layout: Layout) -> Option<NonNull<u8>> {
+    debug_assert!(layout.size() > 0, "raw::allocate: zero-sized layout");
+    // SAFETY: `layout` has a non-zero size (every caller allocates at least a block
+    // header, checked above in debug builds), which is `GlobalAlloc::alloc`'s only
+    // precondition.
+    #[expect(clippy::disallowed_methods, reason = "this is the raw allocation module")]
+    let ptr = unsafe { alloc::alloc::alloc(layout) };
+    NonNull::new(ptr)
+}
+
+/// Returns memory obtained from [`allocate`].
+///
+/// # Safety
+///
+/// - `ptr` was returned by [`allocate`] with this exact `layout`;
+/// - it has not been deallocated yet, and nothing reads or writes it afterwards.
+pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, layout: Layout) {
+    // SAFETY: the caller guarantees `ptr` came from `allocate(layout)` (so from the
+    // global allocator with this layout) and is freed exactly once.
+    #[expect(clippy::disallowed_methods, reason = "this is the raw allocation module")]
+    unsafe {
+        alloc::alloc::dealloc(ptr.as_ptr(), layout);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_fill_makes_request_plus_header_whole_pages() {
+        for bytes in [1, 100, 4000, PAGE - MALLOC_OVERHEAD, PAGE, 3 * PAGE + 5] {
+            let filled = page_fill(bytes).unwrap();
+            assert!(filled >= bytes);
+            assert_eq!((filled + MALLOC_OVERHEAD) % PAGE, 0, "bytes = {bytes}");
+            assert!(filled - bytes < PAGE, "never more than a page of slack");
+        }
+    }
+
+    #[test]
+    fn page_fill_refuses_sizes_beyond_isize_max() {
+        assert_eq!(page_fill(usize::MAX), None);
+        assert_eq!(page_fill(isize::MAX as usize), None);
+    }
+}

@@ -1,0 +1,1173 @@
+//! [`Scope`]: a bump arena whose values live exactly as long as it does.
+//!
+//! # Design
+//!
+//! A scope bumps a pointer upward through its current block: an allocation is an align-up,
+//! a compare and a store. When the block is full it takes another from its
+//! [source](crate::source) (a [`BlockPool`](crate::BlockPool) or, for an
+//! [`Arena`](crate::Arena), the system) and keeps the old one in a chain; when it ends it
+//! runs the destructor chain ([`drop_list`](crate::drop_list)) and hands every block back.
+//! Bumping upward lets the newest allocation grow in place later (collections, issue 6).
+//!
+//! # What the borrow checker proves, and what it cannot
+//!
+//! `Scope<'p>` has one lifetime, `'p`: the data its values may borrow. It is *invariant*
+//! and the scope has a `Drop` impl, so dropck makes `'p` outlive the scope itself.
+//!
+//! - Every allocation returns `&'s mut T` where `'s` is a borrow of the scope: no value can
+//!   be used after the scope ends, moved or dropped.
+//! - Values whose destructor will run must satisfy `T: 'p`. A reference to a sibling is a
+//!   borrow of the scope, which cannot outlive the scope's own drop, so `T: 'p` rejects
+//!   exactly the values whose `Drop` could read a sibling that is already gone (the
+//!   typed-arena cycle that scoped-arena accepts and then reads freed memory). Invariance
+//!   matters: were `'p` covariant, `&Scope<'long>` could shrink to `&Scope<'short>` and the
+//!   bound would no longer reach the drop.
+//! - `Copy` values have no destructor, so [`alloc_copy`](Scope::alloc_copy) and the
+//!   `_copy` slice methods need no bound: linked structures of `&'s Node<'s>` go there.
+//! - [`on_exit`](Scope::on_exit) closures are `'p` too, so a callback can capture nothing
+//!   of the scope and can never see a value whose destructor already ran.
+//! - A child scope ([`Scope::scope`]) borrows its parent, so it cannot outlive it; its `'p`
+//!   is that borrow, so its values may borrow the parent's but never the reverse.
+//!
+//! What only a runtime check can catch: limits (bytes of blocks held, per scope and per
+//! pool), sizes that overflow, and the system allocator refusing; the `try_` methods
+//! return those as [`AllocError`] and hand the value back.
+//!
+//! # Nested scopes draw their own blocks
+//!
+//! APR sub-pools either share the parent's block from a checkpoint or take their own. A
+//! child here takes its own blocks from the same pool, so the parent stays fully usable
+//! (no `&mut` borrow, no compile error for using both). The cost is one pool pop and push,
+//! exactly the cost of a W1 scope, which a pool makes cheap; a rewinding child would save
+//! that but freeze the parent for the child's whole life.
+
+#![expect(clippy::inline_always, reason = "the bump fast path must inline into callers")]
+#![expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out fresh memory through `&self`, as bumpalo does"
+)]
+
+use core::alloc::Layout;
+use core::cell::Cell;
+use core::fmt;
+use core::marker::PhantomData;
+use core::mem::{self, needs_drop};
+use core::ptr::{self, NonNull};
+
+use crate::block::Block;
+use crate::block_pool::BlockPool;
+use crate::drop_list::{DropList, DropNode};
+use crate::error::{AllocError, LimitKind, TryAllocError, fail};
+use crate::source::{FIRST_SYSTEM_BLOCK, Source};
+
+/// A bump arena whose values are dropped, newest first, when it ends.
+///
+/// Made by [`BlockPool::scope`] (blocks recycled through the pool), by
+/// [`Scope::scope`] (a child), or as an [`Arena`](crate::Arena) (blocks owned outright).
+///
+/// # What is freed when
+///
+/// - Allocating returns `&mut T` borrowed from the scope; it cannot outlive the scope.
+/// - When the scope ends, destructors and [`on_exit`](Self::on_exit) callbacks run in
+///   reverse order of registration, then every block goes back to where it came from.
+///   This happens during unwinding too. Types without drop glue cost nothing at the end.
+/// - If a destructor panics, the rest still run and the blocks are still returned; the
+///   panic then continues (a second panic during that unwinding aborts, as for `Vec`).
+/// - A value is never moved: addresses stay valid until the scope ends.
+///
+/// # Limits
+///
+/// [`set_limit`](Self::set_limit) caps the bytes of blocks the scope holds; a block pool
+/// can cap its own total. Past a limit the `try_` methods return
+/// [`AllocError::LimitReached`] with the value, and the others panic.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::BlockPool;
+///
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// let n = scope.alloc(41);
+/// *n += 1;
+/// let name = scope.alloc(String::from("dropped when the scope ends"));
+/// let squares = scope.alloc_slice_fill_with(4, |i| i * i);
+/// assert_eq!((*n, squares.len(), name.len()), (42, 4, 27));
+///
+/// // Linked structures of `Copy` nodes may borrow each other:
+/// #[derive(Clone, Copy)]
+/// struct Node<'a> { value: i32, next: Option<&'a Node<'a>> }
+/// let tail = scope.alloc_copy(Node { value: 2, next: None });
+/// let head = scope.alloc_copy(Node { value: 1, next: Some(tail) });
+/// assert_eq!(head.next.unwrap().value, 2);
+/// ```
+///
+/// A value whose destructor would run may not borrow a sibling:
+///
+/// ```compile_fail
+/// use arena_core::BlockPool;
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// let a = scope.alloc(String::from("a"));
+/// let b = scope.alloc(vec![&*a]); // error: `scope` does not live long enough
+/// ```
+pub struct Scope<'p> {
+    /// Next free byte of the current block.
+    cur: Cell<*mut u8>,
+    /// End of the current block's data. `cur <= end`, both in the same block (or both
+    /// the dangling sentinel before the first block).
+    end: Cell<*mut u8>,
+    /// The current block; older ones hang off its `prev` chain.
+    head: Cell<Option<Block>>,
+    drops: DropList,
+    source: Source<'p>,
+    limit: Cell<Option<usize>>,
+    /// Bytes of blocks held.
+    reserved: Cell<usize>,
+    blocks: Cell<usize>,
+    /// Bytes handed out from blocks other than the current one.
+    retired: Cell<usize>,
+    /// Invariant in `'p` (see the module docs: covariance would unsound the `T: 'p` bound).
+    _invariant: PhantomData<fn(&'p ()) -> &'p ()>,
+}
+
+/// A snapshot of a scope's counters.
+///
+/// # Examples
+///
+/// ```
+/// let pool = arena_core::BlockPool::new();
+/// let scope = pool.scope();
+/// scope.alloc(0_u64);
+/// let s = scope.stats();
+/// assert_eq!((s.allocated_bytes, s.reserved_bytes, s.blocks), (8, pool.block_size(), 1));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ScopeStats {
+    /// Bytes handed out, alignment padding included (not the unused tail of a block).
+    pub allocated_bytes: usize,
+    /// Bytes of the blocks the scope holds, headers included.
+    pub reserved_bytes: usize,
+    /// Blocks the scope holds.
+    pub blocks: usize,
+}
+
+/// Where a value (or run of values) goes, and the drop node to link once it is built.
+struct Slot<T> {
+    data: NonNull<T>,
+    node: Option<NonNull<DropNode>>,
+}
+
+impl<T> Clone for Slot<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Slot<T> {}
+
+/// Layout of a drop node followed by `value`, and the value's offset in it.
+fn with_node(value: Layout) -> Result<(Layout, usize), AllocError> {
+    Layout::new::<DropNode>().extend(value).map_err(|_| AllocError::SizeOverflow)
+}
+
+/// A well-aligned non-null pointer for zero-sized data.
+fn dangling(align: usize) -> NonNull<u8> {
+    // `Layout` guarantees a non-zero power of two, so the address is non-null.
+    NonNull::new(ptr::without_provenance_mut(align)).unwrap_or(NonNull::dangling())
+}
+
+impl<'p> Scope<'p> {
+    fn with_source(source: Source<'p>) -> Self {
+        let sentinel = NonNull::<u8>::dangling().as_ptr();
+        Scope {
+            cur: Cell::new(sentinel),
+            end: Cell::new(sentinel),
+            head: Cell::new(None),
+            drops: DropList::new(),
+            source,
+            limit: Cell::new(None),
+            reserved: Cell::new(0),
+            blocks: Cell::new(0),
+            retired: Cell::new(0),
+            _invariant: PhantomData,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn from_pool(pool: &'p BlockPool) -> Self {
+        Self::with_source(Source::Pool(pool))
+    }
+
+    pub(crate) fn from_system() -> Self {
+        Self::with_source(Source::System(Cell::new(FIRST_SYSTEM_BLOCK)))
+    }
+
+    /// Opens a child scope (an APR sub-pool): it takes its own blocks from the same
+    /// source and gives them back when it ends, while this scope stays usable.
+    ///
+    /// The child borrows this scope, so it cannot outlive it, and its values may borrow
+    /// this scope's values; this scope's values can never borrow the child's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let parent = pool.scope();
+    /// let config = parent.alloc(String::from("shared"));
+    /// for i in 0..3 {
+    ///     let child = parent.scope();
+    ///     let line = child.alloc(format!("{config} {i}"));
+    ///     parent.alloc(i); // the parent stays usable
+    ///     assert!(line.ends_with(&i.to_string()));
+    /// } // each child's block goes back to the pool here
+    /// assert_eq!(pool.stats().live_blocks, 1);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::with_source(self.source.child())
+    }
+
+    // ----- the bump core -------------------------------------------------------------
+
+    /// Bump within the current block, or `None`.
+    #[inline(always)]
+    fn bump(&self, layout: Layout) -> Option<NonNull<u8>> {
+        let cur = self.cur.get();
+        let avail = self.end.get().addr() - cur.addr();
+        let pad = cur.addr().wrapping_neg() & (layout.align() - 1);
+        // `Layout` bounds `size` by `isize::MAX - (align - 1)` and `pad < align`, so the
+        // sum cannot overflow.
+        if layout.size() + pad <= avail {
+            // SAFETY: `cur + pad + size <= end`: within the current block.
+            let start = unsafe { cur.add(pad) };
+            // SAFETY: as above, `start + size <= end`.
+            self.cur.set(unsafe { start.add(layout.size()) });
+            // SAFETY: `start` is inside a block, so non-null (sizes are never zero here:
+            // `alloc_layout_inner` answers those without bumping).
+            Some(unsafe { NonNull::new_unchecked(start) })
+        } else {
+            None
+        }
+    }
+
+    /// Memory for `layout`: dangling if zero-sized, else bumped, else from a new block.
+    #[inline(always)]
+    fn alloc_layout_inner(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        if layout.size() == 0 {
+            return Ok(dangling(layout.align()));
+        }
+        match self.bump(layout) {
+            Some(p) => Ok(p),
+            None => self.alloc_layout_slow(layout),
+        }
+    }
+
+    /// Takes a block that fits `layout` and allocates from it. The new block becomes the
+    /// current one if it has more room left than the current one; otherwise (an oversize
+    /// request with a dedicated block) it is linked behind, and bumping continues where it was.
+    #[cold]
+    #[inline(never)]
+    fn alloc_layout_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        let block = self.take_block(layout)?;
+        let start = block.data_start();
+        let end = block.data_end();
+        let pad = start.addr().wrapping_neg() & (layout.align() - 1);
+        debug_assert!(
+            pad + layout.size() <= end.addr() - start.addr(),
+            "a fresh block must hold the request it was acquired for"
+        );
+        // SAFETY: the source sized the block so that `layout` fits after padding (checked
+        // above in debug builds), so this stays within the block.
+        let p = unsafe { start.add(pad) };
+        // SAFETY: as above, `p + size <= end`.
+        let next = unsafe { p.add(layout.size()) };
+        let new_room = end.addr() - next.addr();
+        let old_room = self.end.get().addr() - self.cur.get().addr();
+        match self.head.get() {
+            Some(head) if new_room <= old_room => {
+                block.set_prev(head.prev());
+                head.set_prev(Some(block));
+                self.retired.set(self.retired.get() + pad + layout.size());
+            }
+            head => {
+                if let Some(head) = head {
+                    let used = self.cur.get().addr() - head.data_start().addr();
+                    self.retired.set(self.retired.get() + used);
+                }
+                block.set_prev(head);
+                self.head.set(Some(block));
+                self.cur.set(next);
+                self.end.set(end);
+            }
+        }
+        // SAFETY: `p` points into a live block, so it is non-null.
+        Ok(unsafe { NonNull::new_unchecked(p) })
+    }
+
+    /// Makes a fresh block that can hold `layout` the current one, before any allocation
+    /// (`Arena::with_capacity`).
+    #[track_caller]
+    pub(crate) fn prepare_block(&self, layout: Layout) {
+        debug_assert!(self.head.get().is_none(), "prepare_block on a scope that has blocks");
+        let block = self.take_block(layout).unwrap_or_else(|e| fail(e));
+        self.head.set(Some(block));
+        self.cur.set(block.data_start());
+        self.end.set(block.data_end());
+    }
+
+    /// A block from the source that can hold `layout`, if the scope's limit allows it.
+    /// The caller links it into the chain.
+    fn take_block(&self, layout: Layout) -> Result<Block, AllocError> {
+        let size = self.source.block_size_for(layout)?;
+        if let Some(limit) = self.limit.get() {
+            let held = self.reserved.get();
+            if held.checked_add(size).is_none_or(|total| total > limit) {
+                return Err(AllocError::LimitReached {
+                    kind: LimitKind::Scope,
+                    limit,
+                    held,
+                    requested: size,
+                });
+            }
+        }
+        let block = self.source.acquire(layout)?;
+        self.reserved.set(self.reserved.get() + block.size());
+        self.blocks.set(self.blocks.get() + 1);
+        Ok(block)
+    }
+
+    /// Room for one `T`, plus a drop node when `T` has drop glue.
+    #[inline(always)]
+    fn reserve_one<T>(&self) -> Result<Slot<T>, AllocError> {
+        if needs_drop::<T>() {
+            self.reserve_with_node::<T>()
+        } else {
+            let data = self.alloc_layout_inner(Layout::new::<T>())?.cast();
+            Ok(Slot { data, node: None })
+        }
+    }
+
+    /// Room for a drop node followed by one `T`, in one bump.
+    #[inline(always)]
+    fn reserve_with_node<T>(&self) -> Result<Slot<T>, AllocError> {
+        let (layout, offset) = with_node(Layout::new::<T>())?;
+        let base = self.alloc_layout_inner(layout)?;
+        // SAFETY: `offset` is within the `layout` just allocated at `base`.
+        let data = unsafe { base.add(offset) }.cast();
+        Ok(Slot { data, node: Some(base.cast()) })
+    }
+
+    /// Room for `len` values of `T`, plus a drop node when they need dropping.
+    #[inline]
+    fn reserve_slice<T>(&self, len: usize) -> Result<Slot<T>, AllocError> {
+        let array = Layout::array::<T>(len).map_err(|_| AllocError::SizeOverflow)?;
+        if needs_drop::<T>() && len > 0 {
+            let (layout, offset) = with_node(array)?;
+            let base = self.alloc_layout_inner(layout)?;
+            // SAFETY: `offset` is within the `layout` just allocated at `base`.
+            let data = unsafe { base.add(offset) }.cast();
+            Ok(Slot { data, node: Some(base.cast()) })
+        } else {
+            Ok(Slot { data: self.alloc_layout_inner(array)?.cast(), node: None })
+        }
+    }
+
+    /// Moves `value` into `slot` and links its drop node.
+    ///
+    /// # Safety
+    ///
+    /// `slot` came from `reserve_one::<T>`/`reserve_with_node::<T>` of this scope and is
+    /// used once.
+    #[inline(always)]
+    unsafe fn commit_one<T>(&self, slot: Slot<T>, value: T) -> &mut T {
+        // SAFETY: (1) the slot is fresh memory for one `T`, aligned, owned by this scope.
+        unsafe { slot.data.write(value) };
+        if let Some(node) = slot.node {
+            // SAFETY: (2) the node slot lives in this scope's blocks until they are
+            // released, after the chain runs; the value is initialised and only reachable
+            // through the `&mut` returned below, which cannot outlive the scope.
+            unsafe { self.drops.push(node, DropNode::drop_slice(slot.data, 1)) };
+        }
+        // SAFETY: (3) initialised above; borrowed from `self`, so it ends with the scope.
+        unsafe { &mut *slot.data.as_ptr() }
+    }
+
+    /// Fills `slot` with up to `len` values from `next`, stopping early at `None`; links
+    /// the drop node for the values written. If `next` panics, the values written so far
+    /// are dropped and nothing is linked.
+    ///
+    /// # Safety
+    ///
+    /// `slot` came from `reserve_slice::<T>(len)` of this scope and is used once.
+    unsafe fn fill_slice<T>(
+        &self,
+        slot: Slot<T>,
+        len: usize,
+        mut next: impl FnMut(usize) -> Option<T>,
+    ) -> &mut [T] {
+        /// Drops the initialised prefix if `next` panics.
+        struct Partial<T> {
+            data: NonNull<T>,
+            init: usize,
+        }
+        impl<T> Drop for Partial<T> {
+            fn drop(&mut self) {
+                let init = ptr::slice_from_raw_parts_mut(self.data.as_ptr(), self.init);
+                // SAFETY: exactly the first `init` values were written, and nothing else
+                // will drop them: the node was not linked and no reference escaped.
+                unsafe { ptr::drop_in_place(init) };
+            }
+        }
+
+        let mut partial = Partial { data: slot.data, init: 0 };
+        while partial.init < len {
+            let Some(value) = next(partial.init) else { break };
+            // SAFETY: `init < len` and the slot holds `len` values.
+            let place = unsafe { slot.data.add(partial.init) };
+            // SAFETY: `place` is in the slot, aligned and not yet initialised.
+            unsafe { place.write(value) };
+            partial.init += 1;
+        }
+        let init = partial.init;
+        mem::forget(partial);
+        if let (Some(node), true) = (slot.node, init > 0) {
+            // SAFETY: the node slot lives in this scope's blocks; the `init` values are
+            // initialised and only reachable through the slice returned below.
+            unsafe { self.drops.push(node, DropNode::drop_slice(slot.data, init)) };
+        }
+        // SAFETY: `init` values are initialised, aligned, in memory owned by the scope
+        // and handed out once; the slice borrows `self`.
+        unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), init) }
+    }
+
+    // ----- single values ------------------------------------------------------------
+
+    /// Moves `value` into the scope; it is dropped when the scope ends.
+    ///
+    /// `T: 'p`: the value may borrow data that outlives the scope, never the scope's own
+    /// values (whose destructors could already have run by the time this one runs). For
+    /// `Copy` values that point at each other, use [`alloc_copy`](Self::alloc_copy).
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached; out of memory goes to `handle_alloc_error`, like `Box::new`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let v = scope.alloc(vec![1, 2, 3]);
+    /// v.push(4);
+    /// assert_eq!(v.len(), 4);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn alloc<T: 'p>(&self, value: T) -> &mut T {
+        let slot = match self.reserve_one::<T>() {
+            Ok(slot) => slot,
+            Err(e) => fail(e),
+        };
+        // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+        unsafe { self.commit_one(slot, value) }
+    }
+
+    /// Like [`alloc`](Self::alloc), but hands `value` back if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::LimitReached`] (scope or pool limit) or [`AllocError::OutOfMemory`],
+    /// with the value inside the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(*scope.try_alloc(5).unwrap(), 5);
+    /// scope.set_limit(Some(0));
+    /// let big = [7_u8; 10_000]; // needs a second block, past the limit
+    /// assert_eq!(scope.try_alloc(big).unwrap_err().into_value()[0], 7);
+    /// ```
+    #[inline]
+    pub fn try_alloc<T: 'p>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
+        match self.reserve_one::<T>() {
+            // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+            Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
+    }
+
+    /// Builds the value in place: reserves room, then calls `f` and writes its result
+    /// there, which lets the optimiser construct large values without a stack copy.
+    ///
+    /// If `f` panics nothing is registered (the reserved bytes are simply unused). `f` may
+    /// itself allocate in this scope.
+    ///
+    /// # Panics
+    ///
+    /// If `f` panics, or a limit is reached (before `f` is called).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let table = scope.alloc_with(|| [0_u64; 512]);
+    /// table[511] = 1;
+    /// assert_eq!(table.iter().sum::<u64>(), 1);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn alloc_with<T: 'p, F: FnOnce() -> T>(&self, f: F) -> &mut T {
+        let slot = match self.reserve_one::<T>() {
+            Ok(slot) => slot,
+            Err(e) => fail(e),
+        };
+        // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+        unsafe { self.commit_one(slot, f()) }
+    }
+
+    /// Like [`alloc_with`](Self::alloc_with), but hands the closure back, uncalled, if
+    /// there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc), with `f` inside the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let f = scope.try_alloc_with(|| 3).unwrap_err().into_value();
+    /// assert_eq!(f(), 3);
+    /// ```
+    #[inline]
+    pub fn try_alloc_with<T: 'p, F: FnOnce() -> T>(
+        &self,
+        f: F,
+    ) -> Result<&mut T, TryAllocError<F>> {
+        match self.reserve_one::<T>() {
+            // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+            Ok(slot) => Ok(unsafe { self.commit_one(slot, f()) }),
+            Err(e) => Err(TryAllocError::new(e, f)),
+        }
+    }
+
+    /// Moves a `Copy` value into the scope. `Copy` values have no destructor, so they may
+    /// borrow other values of this scope: the way to build linked structures.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// #[derive(Clone, Copy)]
+    /// struct Tree<'a> { left: Option<&'a Tree<'a>>, right: Option<&'a Tree<'a>> }
+    ///
+    /// fn check(t: &Tree<'_>) -> usize {
+    ///     1 + t.left.map_or(0, check) + t.right.map_or(0, check)
+    /// }
+    ///
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let leaf = scope.alloc_copy(Tree { left: None, right: None });
+    /// let root = scope.alloc_copy(Tree { left: Some(leaf), right: Some(leaf) });
+    /// assert_eq!(check(root), 3);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn alloc_copy<T: Copy>(&self, value: T) -> &mut T {
+        let slot = match self.reserve_one::<T>() {
+            Ok(slot) => slot,
+            Err(e) => fail(e),
+        };
+        // SAFETY: a fresh slot from `reserve_one::<T>`, used once (no node: `T: Copy`).
+        unsafe { self.commit_one(slot, value) }
+    }
+
+    /// Like [`alloc_copy`](Self::alloc_copy), but hands `value` back if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(*scope.try_alloc_copy(1.5_f64).unwrap(), 1.5);
+    /// ```
+    #[inline]
+    pub fn try_alloc_copy<T: Copy>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
+        match self.reserve_one::<T>() {
+            // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+            Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
+    }
+
+    // ----- slices and strings ---------------------------------------------------------
+
+    /// Copies a slice into the scope.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = scope.alloc_slice_copy(&[1, 2, 3]);
+    /// s[0] = 10;
+    /// assert_eq!(s, &[10, 2, 3]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_copy<T: Copy>(&self, src: &[T]) -> &mut [T] {
+        self.try_alloc_slice_copy(src).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_copy`](Self::alloc_slice_copy), returning an error instead of
+    /// panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::SizeOverflow`], [`AllocError::LimitReached`],
+    /// [`AllocError::LayoutTooLarge`] or [`AllocError::OutOfMemory`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_slice_copy(b"abc").unwrap(), b"abc");
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_copy<T: Copy>(&self, src: &[T]) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(src.len())?;
+        // SAFETY: the slot holds `src.len()` values of `T` and is fresh, so it cannot
+        // overlap `src`.
+        unsafe { ptr::copy_nonoverlapping(src.as_ptr(), slot.data.as_ptr(), src.len()) };
+        // SAFETY: initialised just above, owned by the scope and handed out once;
+        // `T: Copy` needs no drop node.
+        Ok(unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), src.len()) })
+    }
+
+    /// A slice of `len` copies of `value`.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.alloc_slice_fill_copy(3, 'x'), &['x', 'x', 'x']);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_copy<T: Copy>(&self, len: usize, value: T) -> &mut [T] {
+        self.try_alloc_slice_fill_copy(len, value).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_fill_copy`](Self::alloc_slice_fill_copy), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert!(scope.try_alloc_slice_fill_copy(usize::MAX, 0_u32).is_err());
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_copy<T: Copy>(
+        &self,
+        len: usize,
+        value: T,
+    ) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(len)?;
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, len, |_| Some(value)) })
+    }
+
+    /// Clones every element of `src` into the scope. If a `clone` panics, the clones made
+    /// so far are dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `T::clone` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let names = scope.alloc_slice_clone(&[String::from("a"), String::from("b")]);
+    /// names[1].push('!');
+    /// assert_eq!(names, &["a", "b!"]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_clone<T: Clone + 'p>(&self, src: &[T]) -> &mut [T] {
+        self.try_alloc_slice_clone(src).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_clone`](Self::alloc_slice_clone), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy); nothing is cloned then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_slice_clone(&[vec![1]]).unwrap()[0], [1]);
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_clone<T: Clone + 'p>(&self, src: &[T]) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(src.len())?;
+        // SAFETY: a fresh slot of `src.len()` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, src.len(), |i| Some(src[i].clone())) })
+    }
+
+    /// A slice of `len` values, the `i`-th built by `f(i)`. If `f` panics, the values
+    /// built so far are dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `f` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let labels = scope.alloc_slice_fill_with(3, |i| format!("#{i}"));
+    /// assert_eq!(labels, &["#0", "#1", "#2"]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_with<T: 'p, F: FnMut(usize) -> T>(&self, len: usize, f: F) -> &mut [T] {
+        self.try_alloc_slice_fill_with(len, f).unwrap_or_else(|e| fail(e.error()))
+    }
+
+    /// Like [`alloc_slice_fill_with`](Self::alloc_slice_fill_with), but hands the closure
+    /// back, uncalled, if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy), with `f` inside the
+    /// [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let err = scope.try_alloc_slice_fill_with(usize::MAX, |i| i).unwrap_err();
+    /// assert_eq!(err.error(), arena_core::AllocError::SizeOverflow);
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_with<T: 'p, F: FnMut(usize) -> T>(
+        &self,
+        len: usize,
+        mut f: F,
+    ) -> Result<&mut [T], TryAllocError<F>> {
+        match self.reserve_slice::<T>(len) {
+            // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+            Ok(slot) => Ok(unsafe { self.fill_slice(slot, len, |i| Some(f(i))) }),
+            Err(e) => Err(TryAllocError::new(e, f)),
+        }
+    }
+
+    /// Collects an iterator into a slice in the scope.
+    ///
+    /// When the iterator reports an exact size the values go straight into the scope;
+    /// otherwise they are gathered in a temporary `Vec` first and then moved. An iterator
+    /// that ends before its reported size gives a shorter slice; items past it are left
+    /// unconsumed.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached or the iterator panics (values taken so far are dropped).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let evens = scope.alloc_from_iter((0..10).filter(|n| n % 2 == 0));
+    /// assert_eq!(evens, &[0, 2, 4, 6, 8]);
+    /// ```
+    #[track_caller]
+    pub fn alloc_from_iter<T: 'p, I: IntoIterator<Item = T>>(&self, iter: I) -> &mut [T] {
+        let mut iter = iter.into_iter();
+        match iter.size_hint() {
+            (lo, Some(hi)) if lo == hi => {
+                let slot = self.reserve_slice::<T>(lo).unwrap_or_else(|e| fail(e));
+                // SAFETY: a fresh slot of `lo` values from `reserve_slice`, used once.
+                unsafe { self.fill_slice(slot, lo, |_| iter.next()) }
+            }
+            _ => {
+                let gathered: alloc::vec::Vec<T> = iter.collect();
+                let len = gathered.len();
+                let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
+                let mut values = gathered.into_iter();
+                // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+                unsafe { self.fill_slice(slot, len, |_| values.next()) }
+            }
+        }
+    }
+
+    /// Like [`alloc_from_iter`](Self::alloc_from_iter) for iterators that know their
+    /// length, handing the iterator back, untouched, if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy), with the iterator inside
+    /// the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let words = scope.try_alloc_from_iter(["a", "b"].map(String::from)).unwrap();
+    /// assert_eq!(words.len(), 2);
+    /// ```
+    pub fn try_alloc_from_iter<T: 'p, I>(
+        &self,
+        iter: I,
+    ) -> Result<&mut [T], TryAllocError<I::IntoIter>>
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let mut iter = iter.into_iter();
+        let len = iter.len();
+        match self.reserve_slice::<T>(len) {
+            // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+            Ok(slot) => Ok(unsafe { self.fill_slice(slot, len, |_| iter.next()) }),
+            Err(e) => Err(TryAllocError::new(e, iter)),
+        }
+    }
+
+    /// Copies a string into the scope.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = scope.alloc_str("arena");
+    /// s.make_ascii_uppercase();
+    /// assert_eq!(s, "ARENA");
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_str(&self, s: &str) -> &mut str {
+        self.try_alloc_str(s).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_str`](Self::alloc_str), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_str("").unwrap(), "");
+    /// ```
+    #[inline]
+    pub fn try_alloc_str(&self, s: &str) -> Result<&mut str, AllocError> {
+        let bytes = self.try_alloc_slice_copy(s.as_bytes())?;
+        // SAFETY: the bytes were copied from a `str`, so they are valid UTF-8.
+        Ok(unsafe { core::str::from_utf8_unchecked_mut(bytes) })
+    }
+
+    /// Raw memory for `layout`, valid (and never reused) until the scope ends.
+    ///
+    /// The bytes are uninitialised and nothing is dropped: this is the building block for
+    /// collections and the `Allocator` trait. Zero-sized layouts get a dangling,
+    /// well-aligned pointer.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached or the layout is too large with the block header.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let p = scope.alloc_layout(Layout::from_size_align(100, 4096).unwrap());
+    /// assert_eq!(p.as_ptr() as usize % 4096, 0);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_layout(&self, layout: Layout) -> NonNull<u8> {
+        self.alloc_layout_inner(layout).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_layout`](Self::alloc_layout), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::LimitReached`], [`AllocError::LayoutTooLarge`] or
+    /// [`AllocError::OutOfMemory`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let huge = Layout::from_size_align(isize::MAX as usize - 15, 16).unwrap();
+    /// assert!(scope.try_alloc_layout(huge).is_err());
+    /// ```
+    #[inline]
+    pub fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        self.alloc_layout_inner(layout)
+    }
+
+    // ----- cleanup --------------------------------------------------------------------
+
+    /// Registers `f` to run when the scope ends (APR's cleanup registration), in LIFO
+    /// order together with the destructors of the scope's values: a callback registered
+    /// after a value runs before that value is dropped. Runs during unwinding too.
+    ///
+    /// `F: 'p` means a callback can capture nothing of the scope itself, so it can never
+    /// observe a value whose destructor already ran.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached (`f` is dropped uncalled then; see
+    /// [`try_on_exit`](Self::try_on_exit)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::cell::RefCell;
+    ///
+    /// let log = RefCell::new(Vec::new());
+    /// let pool = arena_core::BlockPool::new();
+    /// {
+    ///     let scope = pool.scope();
+    ///     scope.on_exit(|| log.borrow_mut().push("first registered"));
+    ///     scope.on_exit(|| log.borrow_mut().push("last registered"));
+    /// }
+    /// assert_eq!(*log.borrow(), ["last registered", "first registered"]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn on_exit<F: FnOnce() + 'p>(&self, f: F) {
+        if let Err(e) = self.try_on_exit(f) {
+            fail(e.error())
+        }
+    }
+
+    /// Like [`on_exit`](Self::on_exit), handing the callback back if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc), with `f` inside the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let called = std::cell::Cell::new(false);
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let f = match scope.try_on_exit(|| called.set(true)) {
+    ///     Ok(()) => unreachable!("no block may be taken"),
+    ///     Err(e) => e.into_value(),
+    /// };
+    /// f(); // handed back, uncalled: the caller decides
+    /// assert!(called.get());
+    /// ```
+    #[inline]
+    pub fn try_on_exit<F: FnOnce() + 'p>(&self, f: F) -> Result<(), TryAllocError<F>> {
+        let slot = match self.reserve_with_node::<F>() {
+            Ok(slot) => slot,
+            Err(e) => return Err(TryAllocError::new(e, f)),
+        };
+        // SAFETY: the slot is fresh memory for one `F`, aligned, owned by this scope.
+        unsafe { slot.data.write(f) };
+        if let Some(node) = slot.node {
+            // SAFETY: the closure is initialised, the node lives in this scope's blocks
+            // until the chain has run, and nothing else can reach the closure's bytes.
+            unsafe { self.drops.push(node, DropNode::call_once(slot.data)) };
+        }
+        Ok(())
+    }
+
+    // ----- limits and counters ------------------------------------------------------------
+
+    /// The limit on bytes of blocks this scope holds, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// assert_eq!(pool.scope().limit(), None);
+    /// ```
+    #[must_use]
+    pub fn limit(&self) -> Option<usize> {
+        self.limit.get()
+    }
+
+    /// Limits the bytes of blocks this scope may hold (headers included).
+    ///
+    /// Checked only when a new block is needed, so it costs nothing per allocation and
+    /// counts whole blocks: with a pool of 8 KiB blocks a limit of 10 000 bytes allows
+    /// one block. Lowering it below what is held frees nothing; it stops further growth.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(pool.block_size()));
+    /// scope.alloc([0_u8; 4000]);
+    /// scope.alloc([0_u8; 4000]);
+    /// assert!(scope.try_alloc([0_u8; 4000]).is_err()); // would need a second block
+    /// ```
+    pub fn set_limit(&self, limit: Option<usize>) {
+        self.limit.set(limit);
+    }
+
+    /// The scope's counters now.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.stats().blocks, 0); // nothing taken before the first allocation
+    /// scope.alloc_str("abc");
+    /// assert_eq!(scope.stats().allocated_bytes, 3);
+    /// ```
+    #[must_use]
+    pub fn stats(&self) -> ScopeStats {
+        let current = self.head.get().map_or(0, |head| self.cur.get().addr() - head.data_start().addr());
+        ScopeStats {
+            allocated_bytes: self.retired.get() + current,
+            reserved_bytes: self.reserved.get(),
+            blocks: self.blocks.get(),
+        }
+    }
+
+    /// Drops every value and runs every callback now, keeps the current block for reuse
+    /// and gives the others back: bumpalo's `reset`, with destructors.
+    ///
+    /// Takes `&mut self`, so no reference into the scope survives it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let mut scope = pool.scope();
+    /// for round in 0..3 {
+    ///     let v = scope.alloc(vec![round; 100]);
+    ///     assert_eq!(v[0], round);
+    ///     scope.reset();
+    /// }
+    /// assert_eq!(scope.stats().blocks, 1);
+    /// ```
+    pub fn reset(&mut self) {
+        // SAFETY: `&mut self`: no reference to any value survives, nodes live in blocks
+        // that are still held.
+        unsafe { self.drops.run_all() };
+        let Some(head) = self.head.get() else { return };
+        if let Some(older) = head.prev() {
+            head.set_prev(None);
+            // SAFETY: the older blocks were unlinked from the chain just now and hold only
+            // values already dropped above.
+            unsafe { self.release_chain(Some(older)) };
+        }
+        self.cur.set(head.data_start());
+        self.retired.set(0);
+        self.reserved.set(head.size());
+        self.blocks.set(1);
+    }
+
+    /// Gives back every block of the chain starting at `first`.
+    ///
+    /// # Safety
+    ///
+    /// The chain is owned by this scope, unlinked from `head` (or `head` is cleared), and
+    /// nothing in it is used again.
+    unsafe fn release_chain(&self, first: Option<Block>) {
+        let mut next = first;
+        while let Some(block) = next {
+            next = block.prev();
+            // SAFETY: each block came from this scope's source, is unlinked by the caller,
+            // and its values are dropped.
+            unsafe { self.source.release(block) };
+        }
+    }
+}
+
+impl Drop for Scope<'_> {
+    fn drop(&mut self) {
+        /// Gives the blocks back even if a destructor panics.
+        struct Release<'a, 'p>(&'a Scope<'p>);
+        impl Drop for Release<'_, '_> {
+            fn drop(&mut self) {
+                let scope = self.0;
+                let head = scope.head.take();
+                // SAFETY: the scope is ending; the chain was just detached from `head`,
+                // and every destructor has run (this guard drops after `run_all`).
+                unsafe { scope.release_chain(head) };
+            }
+        }
+
+        let _release = Release(self);
+        // SAFETY: the scope is ending, so no reference to its values can be used again
+        // (they all borrow the scope), and the nodes' blocks are released only afterwards.
+        unsafe { self.drops.run_all() };
+    }
+}
+
+impl fmt::Debug for Scope<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let source = match self.source {
+            Source::Pool(_) => "pool",
+            Source::System(_) => "system",
+        };
+        f.debug_struct("Scope")
+            .field("source", &source)
+            .field("stats", &self.stats())
+            .field("limit", &self.limit.get())
+            .finish()
+    }
+}

@@ -1,0 +1,89 @@
+//! Where a scope's blocks come from, and where they go back.
+//!
+//! A [`Scope`](crate::Scope) made by [`BlockPool::scope`](crate::BlockPool::scope) borrows
+//! the pool and recycles its blocks through it. An [`Arena`](crate::Arena) owns its blocks
+//! outright (seed 000's AutoFreeAlloc): it asks the system for each one, growing the block
+//! size geometrically so that many small values cost few system calls, and frees them when
+//! it ends. Both are the same bump allocator; only this choice differs, and it is made on
+//! the slow path only (when a block runs out), never per allocation.
+
+use core::alloc::Layout;
+use core::cell::Cell;
+
+use crate::block::{self, BLOCK_ALIGN, Block};
+use crate::block_pool::BlockPool;
+use crate::error::AllocError;
+use crate::raw;
+
+/// First block of an [`Arena`](crate::Arena): one page less the malloc header.
+pub(crate) const FIRST_SYSTEM_BLOCK: usize = raw::PAGE - raw::MALLOC_OVERHEAD;
+
+/// Largest block an arena grows to on its own (256 pages); bigger requests still get a
+/// block of their size.
+const MAX_SYSTEM_BLOCK: usize = 256 * raw::PAGE - raw::MALLOC_OVERHEAD;
+
+#[derive(Debug)]
+pub(crate) enum Source<'p> {
+    /// Recycle through a pool.
+    Pool(&'p BlockPool),
+    /// Own blocks from the system; the size of the next block.
+    System(Cell<usize>),
+}
+
+impl<'p> Source<'p> {
+    /// The source a child scope uses: the same pool, or its own system blocks.
+    pub(crate) fn child(&self) -> Source<'p> {
+        match self {
+            Source::Pool(pool) => Source::Pool(pool),
+            Source::System(_) => Source::System(Cell::new(FIRST_SYSTEM_BLOCK)),
+        }
+    }
+
+    /// Bytes of the block [`acquire`](Self::acquire) would hand out for `layout`, so a
+    /// scope can check its limit before anything is taken.
+    pub(crate) fn block_size_for(&self, layout: Layout) -> Result<usize, AllocError> {
+        match self {
+            Source::Pool(pool) if block::fits_standard(layout, pool.block_size()) => {
+                Ok(pool.block_size())
+            }
+            Source::Pool(_) => {
+                let size = block::dedicated_size(layout)?;
+                Ok(raw::page_fill(size).unwrap_or(size))
+            }
+            Source::System(next) => {
+                let size = block::dedicated_size(layout)?;
+                Ok(raw::page_fill(size).unwrap_or(size).max(next.get()))
+            }
+        }
+    }
+
+    /// A block whose data holds `layout` at its start (after alignment padding).
+    pub(crate) fn acquire(&self, layout: Layout) -> Result<Block, AllocError> {
+        match self {
+            Source::Pool(pool) => pool.acquire(layout),
+            Source::System(next) => {
+                let size = self.block_size_for(layout)?;
+                let block = Block::allocate(size, layout.align().max(BLOCK_ALIGN))?;
+                // Double the pages of the next block: k * PAGE - overhead -> 2k * PAGE - overhead.
+                let doubled = (next.get() + raw::MALLOC_OVERHEAD).saturating_mul(2) - raw::MALLOC_OVERHEAD;
+                next.set(doubled.min(MAX_SYSTEM_BLOCK));
+                Ok(block)
+            }
+        }
+    }
+
+    /// Gives a block back.
+    ///
+    /// # Safety
+    ///
+    /// `block` came from this source's `acquire`, is in no list, and nothing uses its data
+    /// afterwards.
+    pub(crate) unsafe fn release(&self, block: Block) {
+        match self {
+            // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.
+            Source::Pool(pool) => unsafe { pool.release(block) },
+            // SAFETY: forwarded from the caller; system blocks are owned by this source.
+            Source::System(_) => unsafe { block.free() },
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! W1 and W2 (seed 000): arena-kit's scopes and arenas against `Box`, bumpalo,
+//! typed-arena and a hand-written limit, side by side in one criterion run.
+//!
+//! `cargo bench --bench scope`; per-element times, as throughput is set to the workload's
+//! allocation count.
+
+use std::hint::black_box;
+
+use arena_kit::workloads::{Contender, many_small, scope_churn};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn group(c: &mut Criterion, name: &str, n: usize, contenders: &[Contender]) {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(n as u64));
+    for contender in contenders {
+        group.bench_function(contender.name, |b| b.iter(|| (contender.run)(black_box(n))));
+    }
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    group(c, "W1 scope churn", scope_churn::N, scope_churn::CONTENDERS);
+    group(c, "W2 many small", many_small::N, many_small::CONTENDERS);
+}
+
+criterion_group!(scope, benches);
+criterion_main!(scope);

@@ -1,0 +1,33 @@
+//! The seed workloads of `shared/WORKLOADS.md`, one module each, every contender a plain
+//! function `fn(n) -> u64` that runs the workload at size `n` and returns a checksum of
+//! what it built. Equal checksums across contenders show that none is faster by doing
+//! less; the tests check them and the benches time them.
+
+pub mod many_small;
+pub mod scope_churn;
+
+/// One way of running a workload.
+#[derive(Debug, Clone, Copy)]
+pub struct Contender {
+    /// Short name shown in tables: crate and type, e.g. `"bumpalo Bump::reset"`.
+    pub name: &'static str,
+    /// Runs the workload at size `n`; returns its checksum.
+    pub run: fn(usize) -> u64,
+}
+
+/// The checksum every contender must reach for `n` allocations of the values `0..n`.
+#[must_use]
+pub fn expected_sum(n: usize) -> u64 {
+    let n = n as u64;
+    n * n.saturating_sub(1) / 2
+}
+
+/// The values `0..n` a workload allocates, as `u32` (the seeds allocate `int`s).
+///
+/// # Panics
+///
+/// If `n` does not fit in a `u32`: no workload is that large.
+#[must_use]
+pub fn values(n: usize) -> std::ops::Range<u32> {
+    0..u32::try_from(n).expect("workload sizes fit in u32")
+}
