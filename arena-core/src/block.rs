@@ -42,6 +42,7 @@ pub(crate) const HEADER: usize = size_of::<BlockHeader>();
 pub(crate) struct Block(NonNull<BlockHeader>);
 
 /// Bytes of a block aligned to `align` that come before its data.
+#[inline]
 const fn data_offset(align: usize) -> usize {
     if align > HEADER { align } else { HEADER }
 }
@@ -58,6 +59,7 @@ pub(crate) fn dedicated_size(layout: Layout) -> Result<usize, AllocError> {
 
 /// Whether `layout` surely fits in a fresh standard block of `block_size` bytes, whatever
 /// padding its alignment needs after the 16-aligned data start.
+#[inline]
 pub(crate) fn fits_standard(layout: Layout, block_size: usize) -> bool {
     let worst_pad = layout.align().saturating_sub(BLOCK_ALIGN);
     let capacity = block_size - HEADER;
@@ -94,6 +96,7 @@ impl Block {
         unsafe { raw::deallocate(self.0.cast(), layout) };
     }
 
+    #[inline]
     fn header(&self) -> &BlockHeader {
         // SAFETY: a `Block` points at a header written by `allocate` that lives until
         // `free`; headers are only written through `set_prev`, which takes `&self` on a
@@ -103,15 +106,18 @@ impl Block {
     }
 
     /// Total bytes of the block, header included.
+    #[inline]
     pub(crate) fn size(self) -> usize {
         self.header().size
     }
 
     /// Alignment the block was allocated with.
+    #[inline]
     pub(crate) fn align(self) -> usize {
         self.header().align
     }
 
+    #[inline]
     fn layout(self) -> Layout {
         let h = self.header();
         // SAFETY: the same size and align formed a valid layout in `allocate`.
@@ -119,18 +125,27 @@ impl Block {
     }
 
     /// The next block in whatever list this one sits in.
+    #[inline]
     pub(crate) fn prev(self) -> Option<Block> {
         self.header().prev
     }
 
     /// Links this block in front of `prev`.
+    #[inline]
     pub(crate) fn set_prev(self, prev: Option<Block>) {
         // SAFETY: the header is live (see `header`) and no reference to it is held across
         // this write: `header()` borrows end before any call returns.
         unsafe { (*self.0.as_ptr()).prev = prev };
     }
 
+    /// First byte of the block (its header).
+    #[inline]
+    pub(crate) fn base(self) -> *mut u8 {
+        self.0.as_ptr().cast()
+    }
+
     /// First byte of the block's data.
+    #[inline]
     pub(crate) fn data_start(self) -> *mut u8 {
         let offset = data_offset(self.align());
         // SAFETY: `allocate` checked `size >= data_offset(align)`, so the offset stays
@@ -139,6 +154,7 @@ impl Block {
     }
 
     /// One past the last byte of the block.
+    #[inline]
     pub(crate) fn data_end(self) -> *mut u8 {
         let size = self.size();
         // SAFETY: one past the end of the `size`-byte allocation.

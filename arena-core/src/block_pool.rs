@@ -20,6 +20,8 @@
 //! [`trim`]: BlockPool::trim
 //! [`set_limit`]: BlockPool::set_limit
 
+#![expect(clippy::inline_always, reason = "a W1 scope takes one block: this path must inline")]
+
 use core::alloc::Layout;
 use core::cell::Cell;
 use core::fmt;
@@ -61,13 +63,19 @@ pub const DEFAULT_BLOCK_SIZE: usize = 2 * raw::PAGE - raw::MALLOC_OVERHEAD;
 /// assert_eq!(stats.system_allocations, 1);
 /// ```
 pub struct BlockPool {
-    /// Head of the cache, linked through the blocks' headers.
+    /// The most recently given-back block: the next scope takes it without touching any
+    /// list or counter, which is what makes a W1 scope (one block, taken and given back)
+    /// cost a load and a store at each end. Counts as cached.
+    hot: Cell<Option<Block>>,
+    /// The rest of the cache, linked through the blocks' headers.
     free: Cell<Option<Block>>,
+    /// Blocks in `free`.
+    listed: Cell<usize>,
     block_size: usize,
     max_free: Cell<usize>,
     limit: Cell<Option<usize>>,
-    cached: Cell<usize>,
-    standard_live: Cell<usize>,
+    /// Standard blocks allocated from the system and not yet freed: live + cached.
+    standard_total: Cell<usize>,
     dedicated_live: Cell<usize>,
     dedicated_bytes: Cell<usize>,
     peak_live: Cell<usize>,
@@ -163,12 +171,13 @@ impl BlockPool {
 
     const fn with_block_size_unchecked(block_size: usize) -> Self {
         BlockPool {
+            hot: Cell::new(None),
             free: Cell::new(None),
+            listed: Cell::new(0),
             block_size,
             max_free: Cell::new(usize::MAX),
             limit: Cell::new(None),
-            cached: Cell::new(0),
-            standard_live: Cell::new(0),
+            standard_total: Cell::new(0),
             dedicated_live: Cell::new(0),
             dedicated_bytes: Cell::new(0),
             peak_live: Cell::new(0),
@@ -242,7 +251,7 @@ impl BlockPool {
     /// ```
     pub fn set_max_free(&self, max_free: usize) {
         self.max_free.set(max_free);
-        while self.cached.get() > max_free {
+        while self.cached() > max_free {
             self.free_one_cached();
         }
     }
@@ -304,8 +313,9 @@ impl BlockPool {
         if self.max_free.get() < blocks {
             self.max_free.set(blocks);
         }
-        while self.cached.get() < blocks {
+        while self.cached() < blocks {
             let block = self.allocate_block(self.block_size, BLOCK_ALIGN)?;
+            self.standard_total.set(self.standard_total.get() + 1);
             self.push_free(block);
         }
         Ok(())
@@ -324,8 +334,8 @@ impl BlockPool {
     /// assert_eq!(pool.stats().cached_bytes, 0);
     /// ```
     pub fn trim(&self) -> usize {
-        let freed = self.cached.get();
-        while self.cached.get() > 0 {
+        let freed = self.cached();
+        while self.cached() > 0 {
             self.free_one_cached();
         }
         freed
@@ -347,45 +357,70 @@ impl BlockPool {
     /// ```
     #[must_use]
     pub fn stats(&self) -> PoolStats {
-        let standard_live = self.standard_live.get();
+        let cached = self.cached();
+        let standard_live = self.standard_total.get() - cached;
         let dedicated = self.dedicated_live.get();
         PoolStats {
             block_size: self.block_size,
             live_blocks: standard_live + dedicated,
             dedicated_blocks: dedicated,
-            cached_blocks: self.cached.get(),
+            cached_blocks: cached,
             peak_live_blocks: self.peak_live.get(),
             live_bytes: standard_live * self.block_size + self.dedicated_bytes.get(),
-            cached_bytes: self.cached.get() * self.block_size,
+            cached_bytes: cached * self.block_size,
             system_allocations: self.system_allocations.get(),
         }
     }
 
-    /// Bytes held from the system now, live and cached.
-    fn held_bytes(&self) -> usize {
-        (self.standard_live.get() + self.cached.get()) * self.block_size
-            + self.dedicated_bytes.get()
+    /// Blocks in the cache: the list and the hot slot.
+    #[inline]
+    fn cached(&self) -> usize {
+        self.listed.get() + usize::from(self.hot.get().is_some())
     }
 
-    /// A block whose data can hold `layout`: a cached or new standard block when it fits
-    /// one, else a dedicated block sized and aligned for it.
-    #[inline]
+    /// Bytes held from the system now, live and cached.
+    fn held_bytes(&self) -> usize {
+        self.standard_total.get() * self.block_size + self.dedicated_bytes.get()
+    }
+
+    /// A block whose data can hold `layout`: the hot block, a listed or new standard
+    /// block when it fits one, else a dedicated block sized and aligned for it.
+    #[inline(always)]
     pub(crate) fn acquire(&self, layout: Layout) -> Result<Block, AllocError> {
         if block::fits_standard(layout, self.block_size) {
-            let block = match self.free.get() {
-                Some(block) => {
-                    self.free.set(block.prev());
-                    self.cached.set(self.cached.get() - 1);
-                    block
-                }
-                None => self.allocate_block(self.block_size, BLOCK_ALIGN)?,
-            };
-            self.standard_live.set(self.standard_live.get() + 1);
-            self.note_live();
-            Ok(block)
+            // No counter changes: see `note_live` for why the peak needs none either.
+            match self.hot.take() {
+                Some(block) => Ok(block),
+                None => self.acquire_standard_slow(),
+            }
         } else {
             self.acquire_dedicated(layout)
         }
+    }
+
+    /// The hot block, if there is one, for a new scope to start with.
+    #[inline]
+    pub(crate) fn take_hot(&self) -> Option<Block> {
+        self.hot.take()
+    }
+
+    /// A standard block from the list or the system; the hot slot is empty.
+    #[inline(never)]
+    fn acquire_standard_slow(&self) -> Result<Block, AllocError> {
+        let block = match self.free.get() {
+            Some(block) => {
+                self.free.set(block.prev());
+                self.listed.set(self.listed.get() - 1);
+                block
+            }
+            None => {
+                let block = self.allocate_block(self.block_size, BLOCK_ALIGN)?;
+                self.standard_total.set(self.standard_total.get() + 1);
+                block
+            }
+        };
+        self.note_live();
+        Ok(block)
     }
 
     #[cold]
@@ -400,8 +435,12 @@ impl BlockPool {
         Ok(block)
     }
 
+    /// Records the peak of live blocks. Called on every acquisition except from the hot
+    /// slot, which never sets a new peak: the hot slot is filled by a release and emptied
+    /// by the very next standard acquisition (every acquisition tries it first), so taking
+    /// it back only undoes that release, and live returns to a value already recorded.
     fn note_live(&self) {
-        let live = self.standard_live.get() + self.dedicated_live.get();
+        let live = self.standard_total.get() - self.cached() + self.dedicated_live.get();
         if live > self.peak_live.get() {
             self.peak_live.set(live);
         }
@@ -417,11 +456,15 @@ impl BlockPool {
     #[inline]
     pub(crate) unsafe fn release(&self, block: Block) {
         if block.size() == self.block_size && block.align() == BLOCK_ALIGN {
-            self.standard_live.set(self.standard_live.get() - 1);
-            if self.cached.get() < self.max_free.get() {
+            if self.hot.get().is_none() && self.max_free.get() > 0 {
+                self.hot.set(Some(block));
+                return;
+            }
+            if self.cached() < self.max_free.get() {
                 self.push_free(block);
                 return;
             }
+            self.standard_total.set(self.standard_total.get() - 1);
         } else {
             self.dedicated_live.set(self.dedicated_live.get() - 1);
             self.dedicated_bytes.set(self.dedicated_bytes.get() - block.size());
@@ -430,20 +473,30 @@ impl BlockPool {
         unsafe { block.free() };
     }
 
+    #[inline]
     fn push_free(&self, block: Block) {
         block.set_prev(self.free.get());
         self.free.set(Some(block));
-        self.cached.set(self.cached.get() + 1);
+        self.listed.set(self.listed.get() + 1);
     }
 
+    /// Frees one cached block: from the list first, then the hot slot.
     fn free_one_cached(&self) {
-        if let Some(block) = self.free.get() {
-            self.free.set(block.prev());
-            self.cached.set(self.cached.get() - 1);
-            // SAFETY: the block was just unlinked from the cache, the only list it was in,
-            // and cached blocks hold no values.
-            unsafe { block.free() };
-        }
+        let block = match self.free.get() {
+            Some(block) => {
+                self.free.set(block.prev());
+                self.listed.set(self.listed.get() - 1);
+                block
+            }
+            None => match self.hot.take() {
+                Some(block) => block,
+                None => return,
+            },
+        };
+        self.standard_total.set(self.standard_total.get() - 1);
+        // SAFETY: the block was just unlinked from the cache, the only place it was, and
+        // cached blocks hold no values.
+        unsafe { block.free() };
     }
 
     /// A new system block, if the pool's limit allows it.

@@ -68,6 +68,12 @@ impl DropList {
         DropList { head: Cell::new(None) }
     }
 
+    /// Whether no node is linked (nothing to run).
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.head.get().is_none()
+    }
+
     /// Writes `node` to `slot` and links it at the front of the chain.
     ///
     /// # Safety

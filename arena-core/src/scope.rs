@@ -54,7 +54,7 @@ use core::marker::PhantomData;
 use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
-use crate::block::Block;
+use crate::block::{Block, HEADER};
 use crate::block_pool::BlockPool;
 use crate::drop_list::{DropList, DropNode};
 use crate::error::{AllocError, LimitKind, TryAllocError, fail};
@@ -124,7 +124,6 @@ pub struct Scope<'p> {
     limit: Cell<Option<usize>>,
     /// Bytes of blocks held.
     reserved: Cell<usize>,
-    blocks: Cell<usize>,
     /// Bytes handed out from blocks other than the current one.
     retired: Cell<usize>,
     /// Invariant in `'p` (see the module docs: covariance would unsound the `T: 'p` bound).
@@ -189,15 +188,38 @@ impl<'p> Scope<'p> {
             source,
             limit: Cell::new(None),
             reserved: Cell::new(0),
-            blocks: Cell::new(0),
             retired: Cell::new(0),
             _invariant: PhantomData,
         }
     }
 
+    /// A scope on `pool`. If the pool has a hot block (the one the last scope gave back),
+    /// the scope starts with it, so its first allocation is a plain bump: a W1 scope then
+    /// costs one take and one give-back of that slot and no slow-path call.
     #[inline]
     pub(crate) fn from_pool(pool: &'p BlockPool) -> Self {
-        Self::with_source(Source::Pool(pool))
+        let scope = Self::with_source(Source::Pool(pool));
+        if let Some(block) = pool.take_hot() {
+            // The hot block is a standard block: its data is `HEADER..block_size`.
+            // SAFETY: a standard block is `block_size` bytes, and `HEADER <= block_size`.
+            let (start, end) = unsafe { (block.base().add(HEADER), block.base().add(pool.block_size())) };
+            debug_assert_eq!((start, end), (block.data_start(), block.data_end()));
+            scope.head.set(Some(block));
+            scope.cur.set(start);
+            scope.end.set(end);
+            scope.reserved.set(pool.block_size());
+        }
+        scope
+    }
+
+    /// Makes `block` the current (and only) block of a scope that has none.
+    #[inline]
+    fn install_first(&self, block: Block) {
+        debug_assert!(self.head.get().is_none(), "install_first on a scope that has blocks");
+        self.head.set(Some(block));
+        self.cur.set(block.data_start());
+        self.end.set(block.data_end());
+        self.reserved.set(block.size());
     }
 
     pub(crate) fn from_system() -> Self {
@@ -227,7 +249,10 @@ impl<'p> Scope<'p> {
     #[inline]
     #[must_use]
     pub fn scope(&self) -> Scope<'_> {
-        Scope::with_source(self.source.child())
+        match self.source {
+            Source::Pool(pool) => Scope::from_pool(pool),
+            Source::System(_) => Scope::from_system(),
+        }
     }
 
     // ----- the bump core -------------------------------------------------------------
@@ -311,32 +336,30 @@ impl<'p> Scope<'p> {
     /// (`Arena::with_capacity`).
     #[track_caller]
     pub(crate) fn prepare_block(&self, layout: Layout) {
-        debug_assert!(self.head.get().is_none(), "prepare_block on a scope that has blocks");
         let block = self.take_block(layout).unwrap_or_else(|e| fail(e));
-        self.head.set(Some(block));
-        self.cur.set(block.data_start());
-        self.end.set(block.data_end());
+        self.install_first(block);
     }
 
     /// A block from the source that can hold `layout`, if the scope's limit allows it.
     /// The caller links it into the chain.
+    #[inline(always)]
     fn take_block(&self, layout: Layout) -> Result<Block, AllocError> {
-        let size = self.source.block_size_for(layout)?;
         if let Some(limit) = self.limit.get() {
-            let held = self.reserved.get();
-            if held.checked_add(size).is_none_or(|total| total > limit) {
-                return Err(AllocError::LimitReached {
-                    kind: LimitKind::Scope,
-                    limit,
-                    held,
-                    requested: size,
-                });
-            }
+            self.check_limit(limit, layout)?;
         }
         let block = self.source.acquire(layout)?;
         self.reserved.set(self.reserved.get() + block.size());
-        self.blocks.set(self.blocks.get() + 1);
         Ok(block)
+    }
+
+    #[cold]
+    fn check_limit(&self, limit: usize, layout: Layout) -> Result<(), AllocError> {
+        let size = self.source.block_size_for(layout)?;
+        let held = self.reserved.get();
+        if held.checked_add(size).is_none_or(|total| total > limit) {
+            return Err(AllocError::LimitReached { kind: LimitKind::Scope, limit, held, requested: size });
+        }
+        Ok(())
     }
 
     /// Room for one `T`, plus a drop node when `T` has drop glue.
@@ -1078,11 +1101,12 @@ impl<'p> Scope<'p> {
     /// ```
     #[must_use]
     pub fn stats(&self) -> ScopeStats {
-        let current = self.head.get().map_or(0, |head| self.cur.get().addr() - head.data_start().addr());
+        let head = self.head.get();
+        let current = head.map_or(0, |head| self.cur.get().addr() - head.data_start().addr());
         ScopeStats {
             allocated_bytes: self.retired.get() + current,
             reserved_bytes: self.reserved.get(),
-            blocks: self.blocks.get(),
+            blocks: core::iter::successors(head, |b| b.prev()).count(),
         }
     }
 
@@ -1103,21 +1127,23 @@ impl<'p> Scope<'p> {
     /// }
     /// assert_eq!(scope.stats().blocks, 1);
     /// ```
+    #[inline]
     pub fn reset(&mut self) {
-        // SAFETY: `&mut self`: no reference to any value survives, nodes live in blocks
-        // that are still held.
-        unsafe { self.drops.run_all() };
+        if !self.drops.is_empty() {
+            // SAFETY: `&mut self`: no reference to any value survives, nodes live in
+            // blocks that are still held.
+            unsafe { self.drops.run_all() };
+        }
         let Some(head) = self.head.get() else { return };
         if let Some(older) = head.prev() {
             head.set_prev(None);
             // SAFETY: the older blocks were unlinked from the chain just now and hold only
             // values already dropped above.
             unsafe { self.release_chain(Some(older)) };
+            self.reserved.set(head.size());
         }
         self.cur.set(head.data_start());
         self.retired.set(0);
-        self.reserved.set(head.size());
-        self.blocks.set(1);
     }
 
     /// Gives back every block of the chain starting at `first`.
@@ -1126,6 +1152,7 @@ impl<'p> Scope<'p> {
     ///
     /// The chain is owned by this scope, unlinked from `head` (or `head` is cleared), and
     /// nothing in it is used again.
+    #[inline]
     unsafe fn release_chain(&self, first: Option<Block>) {
         let mut next = first;
         while let Some(block) = next {
@@ -1138,7 +1165,26 @@ impl<'p> Scope<'p> {
 }
 
 impl Drop for Scope<'_> {
+    #[inline]
     fn drop(&mut self) {
+        // The W1 case, inlined: nothing to drop and a single block from a pool.
+        if let (true, Some(head), Source::Pool(pool)) =
+            (self.drops.is_empty(), self.head.get(), &self.source)
+            && head.prev().is_none()
+        {
+            // SAFETY: the scope is ending and nothing needs dropping; `head` is its only
+            // block, taken from `pool`, and no reference into it can be used again.
+            unsafe { pool.release(head) };
+        } else {
+            self.drop_values_and_release();
+        }
+    }
+}
+
+impl Scope<'_> {
+    /// The end of a scope that has destructors or callbacks to run.
+    #[inline(never)]
+    fn drop_values_and_release(&mut self) {
         /// Gives the blocks back even if a destructor panics.
         struct Release<'a, 'p>(&'a Scope<'p>);
         impl Drop for Release<'_, '_> {

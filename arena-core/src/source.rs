@@ -6,6 +6,7 @@
 //! size geometrically so that many small values cost few system calls, and frees them when
 //! it ends. Both are the same bump allocator; only this choice differs, and it is made on
 //! the slow path only (when a block runs out), never per allocation.
+#![expect(clippy::inline_always, reason = "a W1 scope takes one block: this path must inline")]
 
 use core::alloc::Layout;
 use core::cell::Cell;
@@ -31,14 +32,6 @@ pub(crate) enum Source<'p> {
 }
 
 impl<'p> Source<'p> {
-    /// The source a child scope uses: the same pool, or its own system blocks.
-    pub(crate) fn child(&self) -> Source<'p> {
-        match self {
-            Source::Pool(pool) => Source::Pool(pool),
-            Source::System(_) => Source::System(Cell::new(FIRST_SYSTEM_BLOCK)),
-        }
-    }
-
     /// Bytes of the block [`acquire`](Self::acquire) would hand out for `layout`, so a
     /// scope can check its limit before anything is taken.
     pub(crate) fn block_size_for(&self, layout: Layout) -> Result<usize, AllocError> {
@@ -58,6 +51,7 @@ impl<'p> Source<'p> {
     }
 
     /// A block whose data holds `layout` at its start (after alignment padding).
+    #[inline(always)]
     pub(crate) fn acquire(&self, layout: Layout) -> Result<Block, AllocError> {
         match self {
             Source::Pool(pool) => pool.acquire(layout),
@@ -78,6 +72,7 @@ impl<'p> Source<'p> {
     ///
     /// `block` came from this source's `acquire`, is in no list, and nothing uses its data
     /// afterwards.
+    #[inline]
     pub(crate) unsafe fn release(&self, block: Block) {
         match self {
             // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.
