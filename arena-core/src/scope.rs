@@ -166,9 +166,12 @@ impl<T> Clone for Slot<T> {
 
 impl<T> Copy for Slot<T> {}
 
-/// Layout of a drop node followed by `value`, and the value's offset in it.
+/// Layout of a drop node followed by `value` (padded to its alignment, as the bump
+/// needs), and the value's offset in it.
 fn with_node(value: Layout) -> Result<(Layout, usize), AllocError> {
-    Layout::new::<DropNode>().extend(value).map_err(|_| AllocError::SizeOverflow)
+    let (layout, offset) =
+        Layout::new::<DropNode>().extend(value).map_err(|_| AllocError::SizeOverflow)?;
+    Ok((layout.pad_to_align(), offset))
 }
 
 /// A well-aligned non-null pointer for zero-sized data.
@@ -258,20 +261,26 @@ impl<'p> Scope<'p> {
     // ----- the bump core -------------------------------------------------------------
 
     /// Bump within the current block, or `None`.
+    ///
+    /// `layout.size()` must be a multiple of `layout.align()` (true of every Rust type and
+    /// array; other layouts are padded first). Then the end of the new allocation is
+    /// `align_up(cur + size)`, so the loop-carried chain through `cur` is one add and one
+    /// mask, as short as bumpalo's downward bump, while bumping upward.
     #[inline(always)]
     fn bump(&self, layout: Layout) -> Option<NonNull<u8>> {
+        debug_assert!(layout.size() % layout.align() == 0, "bump needs a padded layout");
         let cur = self.cur.get();
-        let avail = self.end.get().addr() - cur.addr();
-        let pad = cur.addr().wrapping_neg() & (layout.align() - 1);
-        // `Layout` bounds `size` by `isize::MAX - (align - 1)` and `pad < align`, so the
-        // sum cannot overflow.
-        if layout.size() + pad <= avail {
-            // SAFETY: `cur + pad + size <= end`: within the current block.
-            let start = unsafe { cur.add(pad) };
-            // SAFETY: as above, `start + size <= end`.
-            self.cur.set(unsafe { start.add(layout.size()) });
-            // SAFETY: `start` is inside a block, so non-null (sizes are never zero here:
-            // `alloc_layout_inner` answers those without bumping).
+        let mask = layout.align() - 1;
+        // `Layout` bounds `size + mask` by `isize::MAX`; the address sum can only overflow
+        // on targets where the heap reaches the top of the address space.
+        let new_end = cur.addr().checked_add(layout.size() + mask)? & !mask;
+        if new_end <= self.end.get().addr() {
+            // `new_end - size >= cur` is aligned (both terms are multiples of `align`),
+            // and `new_end <= end`: the allocation lies within the current block.
+            let start = cur.with_addr(new_end - layout.size());
+            self.cur.set(cur.with_addr(new_end));
+            // SAFETY: `start` is inside a block, so non-null (zero sizes never get here:
+            // `alloc_layout_inner` answers them without bumping).
             Some(unsafe { NonNull::new_unchecked(start) })
         } else {
             None
@@ -957,7 +966,7 @@ impl<'p> Scope<'p> {
     #[inline]
     #[track_caller]
     pub fn alloc_layout(&self, layout: Layout) -> NonNull<u8> {
-        self.alloc_layout_inner(layout).unwrap_or_else(|e| fail(e))
+        self.alloc_layout_inner(layout.pad_to_align()).unwrap_or_else(|e| fail(e))
     }
 
     /// Like [`alloc_layout`](Self::alloc_layout), returning an error.
@@ -978,7 +987,7 @@ impl<'p> Scope<'p> {
     /// ```
     #[inline]
     pub fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        self.alloc_layout_inner(layout)
+        self.alloc_layout_inner(layout.pad_to_align())
     }
 
     // ----- cleanup --------------------------------------------------------------------
