@@ -398,7 +398,8 @@ impl BlockPool {
         }
     }
 
-    /// The hot block, if there is one, for a new scope to start with.
+    /// The hot block, if there is one, for a new scope to start with. Its `prev` link is
+    /// `None` (cleared when it was given back), so it is a whole chain by itself.
     #[inline]
     pub(crate) fn take_hot(&self) -> Option<Block> {
         self.hot.take()
@@ -457,6 +458,9 @@ impl BlockPool {
     pub(crate) unsafe fn release(&self, block: Block) {
         if block.size() == self.block_size && block.align() == BLOCK_ALIGN {
             if self.hot.get().is_none() && self.max_free.get() > 0 {
+                // A scope installs the hot block as its whole chain: unlink it from
+                // whatever chain it ended in.
+                block.set_prev(None);
                 self.hot.set(Some(block));
                 return;
             }

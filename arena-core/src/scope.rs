@@ -207,6 +207,7 @@ impl<'p> Scope<'p> {
             // SAFETY: a standard block is `block_size` bytes, and `HEADER <= block_size`.
             let (start, end) = unsafe { (block.base().add(HEADER), block.base().add(pool.block_size())) };
             debug_assert_eq!((start, end), (block.data_start(), block.data_end()));
+            debug_assert!(block.prev().is_none(), "the hot block must be unlinked");
             scope.head.set(Some(block));
             scope.cur.set(start);
             scope.end.set(end);
@@ -219,6 +220,7 @@ impl<'p> Scope<'p> {
     #[inline]
     fn install_first(&self, block: Block) {
         debug_assert!(self.head.get().is_none(), "install_first on a scope that has blocks");
+        block.set_prev(None);
         self.head.set(Some(block));
         self.cur.set(block.data_start());
         self.end.set(block.data_end());

@@ -1,0 +1,165 @@
+use arena_core::{AllocError, BlockPool, DEFAULT_BLOCK_SIZE, LimitKind};
+
+use crate::common::scaled;
+
+#[test]
+fn a_new_pool_allocates_nothing_until_a_scope_needs_a_block() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    assert_eq!(pool.stats().system_allocations, 0);
+    assert_eq!(scope.stats().blocks, 0);
+    scope.alloc(1_u8);
+    assert_eq!(pool.stats().system_allocations, 1);
+}
+
+#[test]
+fn one_block_serves_many_sequential_scopes() {
+    let pool = BlockPool::new();
+    for i in 0..scaled(10_000) {
+        let scope = pool.scope();
+        assert_eq!(*scope.alloc(i), i);
+    }
+    let stats = pool.stats();
+    assert_eq!(stats.system_allocations, 1);
+    assert_eq!((stats.live_blocks, stats.cached_blocks, stats.peak_live_blocks), (0, 1, 1));
+}
+
+#[test]
+fn standard_blocks_fill_whole_pages_with_the_malloc_header() {
+    assert_eq!((DEFAULT_BLOCK_SIZE + 2 * size_of::<usize>()) % 4096, 0);
+    for bytes in [1, 4000, 5000, 8192, 100_000] {
+        let pool = BlockPool::with_block_size(bytes);
+        assert!(pool.block_capacity() >= bytes, "{bytes}");
+        assert_eq!((pool.block_size() + 2 * size_of::<usize>()) % 4096, 0, "{bytes}");
+    }
+}
+
+#[test]
+#[should_panic(expected = "cannot be allocated")]
+fn an_impossible_block_size_panics_clearly() {
+    let _ = BlockPool::with_block_size(usize::MAX - 10);
+}
+
+#[test]
+fn blocks_of_concurrent_scopes_are_distinct_and_all_come_back() {
+    let pool = BlockPool::new();
+    {
+        let a = pool.scope();
+        let b = pool.scope();
+        let x = a.alloc_slice_fill_copy(pool.block_capacity(), 1_u8);
+        let y = b.alloc_slice_fill_copy(pool.block_capacity(), 2_u8);
+        assert!(x.iter().all(|&v| v == 1) && y.iter().all(|&v| v == 2));
+        assert_eq!(pool.stats().live_blocks, 2);
+    }
+    let stats = pool.stats();
+    assert_eq!((stats.live_blocks, stats.cached_blocks, stats.peak_live_blocks), (0, 2, 2));
+}
+
+#[test]
+fn max_free_caps_the_cache_and_frees_the_rest() {
+    let pool = BlockPool::new();
+    pool.set_max_free(1);
+    {
+        let scope = pool.scope();
+        for _ in 0..3 {
+            scope.alloc_slice_fill_copy(pool.block_capacity(), 0_u8);
+        }
+        assert_eq!(pool.stats().live_blocks, 3);
+    }
+    assert_eq!(pool.stats().cached_blocks, 1);
+    pool.set_max_free(0);
+    assert_eq!(pool.stats().cached_blocks, 0);
+    {
+        let scope = pool.scope();
+        scope.alloc(1_u8);
+    }
+    assert_eq!(pool.stats().cached_blocks, 0, "max_free 0 caches nothing");
+}
+
+#[test]
+fn trim_frees_the_cache_and_leaves_live_blocks_alone() {
+    let pool = BlockPool::new();
+    pool.reserve(3).unwrap();
+    let scope = pool.scope();
+    let v = scope.alloc(7_u32);
+    assert_eq!(pool.trim(), 2);
+    assert_eq!(*v, 7);
+    let stats = pool.stats();
+    assert_eq!((stats.live_blocks, stats.cached_blocks, stats.cached_bytes), (1, 0, 0));
+    drop(scope);
+    assert_eq!(pool.stats().cached_blocks, 1);
+}
+
+#[test]
+fn reserve_preallocates_and_raises_max_free() {
+    let pool = BlockPool::new();
+    pool.set_max_free(1);
+    pool.reserve(4).unwrap();
+    assert_eq!(pool.max_free(), 4);
+    assert_eq!(pool.stats().cached_blocks, 4);
+    assert_eq!(pool.stats().system_allocations, 4);
+    let scope = pool.scope();
+    scope.alloc(1_u8);
+    assert_eq!(pool.stats().system_allocations, 4, "scopes take reserved blocks");
+}
+
+#[test]
+fn oversize_requests_get_dedicated_blocks_that_are_not_cached() {
+    let pool = BlockPool::new();
+    {
+        let scope = pool.scope();
+        let big = scope.alloc_slice_fill_copy(3 * pool.block_size(), 9_u8);
+        assert_eq!(big.len(), 3 * pool.block_size());
+        let stats = pool.stats();
+        assert_eq!(stats.dedicated_blocks, 1);
+        assert!(stats.live_bytes > 3 * pool.block_size());
+    }
+    let stats = pool.stats();
+    assert_eq!((stats.live_blocks, stats.dedicated_blocks, stats.cached_blocks), (0, 0, 0));
+    assert_eq!(stats.live_bytes, 0);
+}
+
+#[test]
+fn the_pool_limit_stops_new_system_blocks_but_not_cached_ones() {
+    let pool = BlockPool::new();
+    pool.reserve(1).unwrap();
+    pool.set_limit(Some(pool.block_size()));
+    let a = pool.scope();
+    a.alloc(1_u8); // the reserved block
+    let b = pool.scope();
+    let err = b.try_alloc(2_u8).unwrap_err();
+    match err.error() {
+        AllocError::LimitReached { kind, limit, held, requested } => {
+            assert_eq!(kind, LimitKind::Pool);
+            assert_eq!((limit, held, requested), (pool.block_size(), pool.block_size(), pool.block_size()));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    assert_eq!(err.into_value(), 2);
+    drop(a);
+    assert_eq!(*b.alloc(3_u8), 3, "the block a gave back is cached, so b may take it");
+}
+
+#[test]
+fn the_pool_moves_to_another_thread() {
+    fn assert_send<T: Send>() {}
+    assert_send::<BlockPool>();
+    let pool = BlockPool::new();
+    pool.reserve(2).unwrap();
+    let pool = std::thread::spawn(move || {
+        let scope = pool.scope();
+        scope.alloc_str("used on another thread");
+        drop(scope);
+        pool
+    })
+    .join()
+    .unwrap();
+    assert_eq!(pool.stats().cached_blocks, 2);
+}
+
+#[test]
+fn debug_shows_the_counters() {
+    let pool = BlockPool::new();
+    let text = format!("{pool:?}");
+    assert!(text.contains("live_blocks: 0") && text.contains("max_free"), "{text}");
+}
