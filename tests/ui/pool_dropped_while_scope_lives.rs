@@ -1,0 +1,9 @@
+// A block pool cannot be dropped while one of its scopes lives.
+use arena_core::BlockPool;
+
+fn main() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    drop(pool);
+    scope.alloc(1_u8);
+}
