@@ -187,6 +187,10 @@ impl BlockPool {
 
     /// Opens a scope that draws its blocks from this pool and gives them back when it ends.
     ///
+    /// If the pool has a block that a scope just gave back (its "hot" block), the new
+    /// scope starts with it, so its first allocation is a plain bump; otherwise it takes
+    /// a block at its first allocation.
+    ///
     /// # Examples
     ///
     /// ```
@@ -408,17 +412,14 @@ impl BlockPool {
     /// A standard block from the list or the system; the hot slot is empty.
     #[inline(never)]
     fn acquire_standard_slow(&self) -> Result<Block, AllocError> {
-        let block = match self.free.get() {
-            Some(block) => {
-                self.free.set(block.prev());
-                self.listed.set(self.listed.get() - 1);
-                block
-            }
-            None => {
-                let block = self.allocate_block(self.block_size, BLOCK_ALIGN)?;
-                self.standard_total.set(self.standard_total.get() + 1);
-                block
-            }
+        let block = if let Some(block) = self.free.get() {
+            self.free.set(block.prev());
+            self.listed.set(self.listed.get() - 1);
+            block
+        } else {
+            let block = self.allocate_block(self.block_size, BLOCK_ALIGN)?;
+            self.standard_total.set(self.standard_total.get() + 1);
+            block
         };
         self.note_live();
         Ok(block)
@@ -486,16 +487,14 @@ impl BlockPool {
 
     /// Frees one cached block: from the list first, then the hot slot.
     fn free_one_cached(&self) {
-        let block = match self.free.get() {
-            Some(block) => {
-                self.free.set(block.prev());
-                self.listed.set(self.listed.get() - 1);
-                block
-            }
-            None => match self.hot.take() {
-                Some(block) => block,
-                None => return,
-            },
+        let block = if let Some(block) = self.free.get() {
+            self.free.set(block.prev());
+            self.listed.set(self.listed.get() - 1);
+            block
+        } else if let Some(block) = self.hot.take() {
+            block
+        } else {
+            return;
         };
         self.standard_total.set(self.standard_total.get() - 1);
         // SAFETY: the block was just unlinked from the cache, the only place it was, and

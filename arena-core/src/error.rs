@@ -65,7 +65,7 @@ pub enum AllocError {
 }
 
 impl AllocError {
-    /// The layout the system allocator refused, for [`handle_alloc_error`]
+    /// The layout the system allocator refused, for `handle_alloc_error`
     /// (`alloc::alloc::handle_alloc_error`); `None` for the other kinds.
     ///
     /// # Examples

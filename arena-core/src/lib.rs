@@ -16,7 +16,7 @@
 //! - [`Arena`]: the same bump arena owning its blocks outright.
 //! - [`AllocError`] / [`TryAllocError`]: what a `try_` method returns, value included.
 //!
-//! Data flows one way: system allocator ([`raw`](crate::raw) is the only module that calls
+//! Data flows one way: system allocator (one private module, `raw`, is the only one that calls
 //! it) → block → block pool → scope → your values.
 //!
 //! # A tour

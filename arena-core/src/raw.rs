@@ -31,11 +31,7 @@ pub(crate) const fn page_fill(bytes: usize) -> Option<usize> {
         return None;
     };
     let filled = rounded - MALLOC_OVERHEAD;
-    if filled > isize::MAX as usize {
-        None
-    } else {
-        Some(filled)
-    }
+    if filled > isize::MAX as usize { None } else { Some(filled) }
 }
 
 /// Allocates `layout` (non-zero size) from the global allocator; `None` when it refuses.

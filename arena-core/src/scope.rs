@@ -204,8 +204,10 @@ impl<'p> Scope<'p> {
         let scope = Self::with_source(Source::Pool(pool));
         if let Some(block) = pool.take_hot() {
             // The hot block is a standard block: its data is `HEADER..block_size`.
-            // SAFETY: a standard block is `block_size` bytes, and `HEADER <= block_size`.
-            let (start, end) = unsafe { (block.base().add(HEADER), block.base().add(pool.block_size())) };
+            // SAFETY: a standard block is `block_size >= HEADER` bytes.
+            let start = unsafe { block.base().add(HEADER) };
+            // SAFETY: one past the end of the `block_size`-byte block.
+            let end = unsafe { block.base().add(pool.block_size()) };
             debug_assert_eq!((start, end), (block.data_start(), block.data_end()));
             debug_assert!(block.prev().is_none(), "the hot block must be unlinked");
             scope.head.set(Some(block));
@@ -270,7 +272,7 @@ impl<'p> Scope<'p> {
     /// mask, as short as bumpalo's downward bump, while bumping upward.
     #[inline(always)]
     fn bump(&self, layout: Layout) -> Option<NonNull<u8>> {
-        debug_assert!(layout.size() % layout.align() == 0, "bump needs a padded layout");
+        debug_assert!(layout.size().is_multiple_of(layout.align()), "bump needs a padded layout");
         let cur = self.cur.get();
         let mask = layout.align() - 1;
         // `Layout` bounds `size + mask` by `isize::MAX`; the address sum can only overflow
@@ -368,7 +370,12 @@ impl<'p> Scope<'p> {
         let size = self.source.block_size_for(layout)?;
         let held = self.reserved.get();
         if held.checked_add(size).is_none_or(|total| total > limit) {
-            return Err(AllocError::LimitReached { kind: LimitKind::Scope, limit, held, requested: size });
+            return Err(AllocError::LimitReached {
+                kind: LimitKind::Scope,
+                limit,
+                held,
+                requested: size,
+            });
         }
         Ok(())
     }
@@ -458,7 +465,9 @@ impl<'p> Scope<'p> {
 
         let mut partial = Partial { data: slot.data, init: 0 };
         while partial.init < len {
-            let Some(value) = next(partial.init) else { break };
+            let Some(value) = next(partial.init) else {
+                break;
+            };
             // SAFETY: `init < len` and the slot holds `len` values.
             let place = unsafe { slot.data.add(partial.init) };
             // SAFETY: `place` is in the slot, aligned and not yet initialised.
@@ -1083,7 +1092,10 @@ impl<'p> Scope<'p> {
     ///
     /// Checked only when a new block is needed, so it costs nothing per allocation and
     /// counts whole blocks: with a pool of 8 KiB blocks a limit of 10 000 bytes allows
-    /// one block. Lowering it below what is held frees nothing; it stops further growth.
+    /// one block. Lowering it below what is held frees nothing that is in use; it stops
+    /// further growth. A scope that has allocated nothing yet gives back the block it
+    /// may have started with (see [`BlockPool::scope`]) if the limit is below it, so a
+    /// limit set right after creation holds from the first byte.
     ///
     /// # Examples
     ///
@@ -1097,9 +1109,29 @@ impl<'p> Scope<'p> {
     /// ```
     pub fn set_limit(&self, limit: Option<usize>) {
         self.limit.set(limit);
+        let Some(limit) = limit else { return };
+        if let Some(head) = self.head.get()
+            && self.reserved.get() > limit
+            && head.prev().is_none()
+            && self.cur.get() == head.data_start()
+            && self.drops.is_empty()
+        {
+            self.head.set(None);
+            let sentinel = NonNull::<u8>::dangling().as_ptr();
+            self.cur.set(sentinel);
+            self.end.set(sentinel);
+            self.reserved.set(0);
+            // SAFETY: nothing was allocated from the block (the cursor is at its start and
+            // no drop node exists), and it was just unlinked from the scope.
+            unsafe { self.source.release(head) };
+        }
     }
 
     /// The scope's counters now.
+    ///
+    /// A scope made from a pool may start with the block the previous scope gave back
+    /// (so `blocks` can be 1 before the first allocation); one made from a pool that has
+    /// none takes its first block when it first allocates.
     ///
     /// # Examples
     ///

@@ -31,7 +31,7 @@ pub(crate) enum Source<'p> {
     System(Cell<usize>),
 }
 
-impl<'p> Source<'p> {
+impl Source<'_> {
     /// Bytes of the block [`acquire`](Self::acquire) would hand out for `layout`, so a
     /// scope can check its limit before anything is taken.
     pub(crate) fn block_size_for(&self, layout: Layout) -> Result<usize, AllocError> {
@@ -59,7 +59,8 @@ impl<'p> Source<'p> {
                 let size = self.block_size_for(layout)?;
                 let block = Block::allocate(size, layout.align().max(BLOCK_ALIGN))?;
                 // Double the pages of the next block: k * PAGE - overhead -> 2k * PAGE - overhead.
-                let doubled = (next.get() + raw::MALLOC_OVERHEAD).saturating_mul(2) - raw::MALLOC_OVERHEAD;
+                let doubled =
+                    (next.get() + raw::MALLOC_OVERHEAD).saturating_mul(2) - raw::MALLOC_OVERHEAD;
                 next.set(doubled.min(MAX_SYSTEM_BLOCK));
                 Ok(block)
             }

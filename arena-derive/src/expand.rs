@@ -11,13 +11,13 @@ pub(crate) fn derive(input: &DeriveInput) -> Result<TokenStream, Error> {
         Data::Enum(data) => {
             return Err(Error::new_spanned(
                 data.enum_token,
-                "ArenaAlloc cannot be derived for enums; wrap the enum in a struct, or allocate it in a scope with `Scope::alloc`",
+                "`ArenaAlloc` cannot be derived for enums; wrap the enum in a struct, or allocate it in a scope with `Scope::alloc`",
             ));
         }
         Data::Union(data) => {
             return Err(Error::new_spanned(
                 data.union_token,
-                "ArenaAlloc cannot be derived for unions; allocate them in a scope with `Scope::alloc_copy`",
+                "`ArenaAlloc` cannot be derived for unions; allocate them in a scope with `Scope::alloc_copy`",
             ));
         }
     }

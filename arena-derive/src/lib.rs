@@ -2,7 +2,7 @@
 //! (the `derive` feature, on by default), as serde's derive is used through serde.
 //!
 //! The pipeline follows thiserror and `serde_derive`: this file holds only the entry point;
-//! [`expand`] turns the parsed input into the impl or a spanned `compile_error!`.
+//! `expand.rs` turns the parsed input into the impl or a spanned `compile_error!`.
 
 mod expand;
 

@@ -15,6 +15,7 @@ pub const N: usize = 60_000;
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Arena", run: arena },
     Contender { name: "arena-kit Scope on BlockPool", run: scope_on_pool },
+    Contender { name: "arena-kit Scope on warm BlockPool", run: scope_on_warm_pool },
     Contender { name: "Box (all kept, then dropped)", run: boxed },
     Contender { name: "bumpalo Bump", run: bumpalo },
     Contender { name: "typed-arena Arena", run: typed_arena },
@@ -33,8 +34,8 @@ pub fn arena(n: usize) -> u64 {
     sum
 }
 
-/// One `Scope` on a warm `BlockPool` for all `n` values (the pool is warmed by a first
-/// scope so the timed one recycles blocks, as the seed's BlockPool would after a round).
+/// One `Scope` on a new `BlockPool` for all `n` values, as in the seed (its `BlockPool`
+/// is declared inside each timed round): every block comes from the system.
 #[must_use]
 pub fn scope_on_pool(n: usize) -> u64 {
     let pool = BlockPool::new();
@@ -97,4 +98,23 @@ pub fn limit_reserved_vec(n: usize) -> u64 {
     }
     drop(black_box(buffer));
     sum
+}
+
+thread_local! {
+    static WARM_POOL: BlockPool = const { BlockPool::new() };
+}
+
+/// One `Scope` on a `BlockPool` that lives across rounds (one per thread), so after the
+/// first round every block is recycled: the steady state of a server handling requests.
+#[must_use]
+pub fn scope_on_warm_pool(n: usize) -> u64 {
+    WARM_POOL.with(|pool| {
+        let scope = pool.scope();
+        let mut sum = 0_u64;
+        for i in super::values(n) {
+            let x = scope.alloc(black_box(i));
+            sum += u64::from(*black_box(x));
+        }
+        sum
+    })
 }

@@ -131,7 +131,10 @@ fn the_pool_limit_stops_new_system_blocks_but_not_cached_ones() {
     match err.error() {
         AllocError::LimitReached { kind, limit, held, requested } => {
             assert_eq!(kind, LimitKind::Pool);
-            assert_eq!((limit, held, requested), (pool.block_size(), pool.block_size(), pool.block_size()));
+            assert_eq!(
+                (limit, held, requested),
+                (pool.block_size(), pool.block_size(), pool.block_size())
+            );
         }
         other => panic!("unexpected {other:?}"),
     }

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 /// Scales a loop count down under Miri, which runs code about a thousand times slower.
 pub(crate) fn scaled(n: usize) -> usize {
-    if cfg!(miri) { n.div_ceil(100).max(2) } else { n }
+    if cfg!(miri) { n.div_ceil(10).max(2) } else { n }
 }
 
 /// Records its id in a shared log when dropped: order and count of destructors.

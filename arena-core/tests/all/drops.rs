@@ -22,7 +22,7 @@ fn destructors_run_in_reverse_allocation_order() {
 #[test]
 fn every_destructor_runs_exactly_once_across_many_blocks() {
     let log = RefCell::new(Vec::new());
-    let pool = BlockPool::new();
+    let pool = BlockPool::with_block_size(256);
     let n = u32::try_from(scaled(5_000)).unwrap();
     {
         let scope = pool.scope();

@@ -61,7 +61,10 @@ fn the_scope_limit_counts_whole_blocks() {
 fn sizes_that_overflow_are_reported_as_such() {
     let pool = BlockPool::new();
     let scope = pool.scope();
-    assert_eq!(scope.try_alloc_slice_fill_copy(usize::MAX / 2, 0_u32).unwrap_err(), AllocError::SizeOverflow);
+    assert_eq!(
+        scope.try_alloc_slice_fill_copy(usize::MAX / 2, 0_u32).unwrap_err(),
+        AllocError::SizeOverflow
+    );
     let err = scope.try_alloc_slice_fill_with(usize::MAX / 8, |_| String::new()).unwrap_err();
     assert_eq!(err.error(), AllocError::SizeOverflow);
 }
@@ -122,4 +125,26 @@ fn errors_display_and_debug_without_needing_the_value_to() {
     ] {
         assert!(!e.to_string().is_empty());
     }
+}
+
+#[test]
+fn a_limit_set_on_a_fresh_scope_holds_even_on_a_warm_pool() {
+    let pool = BlockPool::new();
+    pool.scope().alloc(1_u8); // warms the pool: the next scope starts with a block
+    let scope = pool.scope();
+    assert_eq!(scope.stats().blocks, 1);
+    scope.set_limit(Some(0));
+    assert_eq!(scope.stats().blocks, 0, "the untouched block went back");
+    assert!(scope.try_alloc(1_u8).is_err());
+    assert_eq!(pool.stats().cached_blocks, 1);
+}
+
+#[test]
+fn a_limit_never_takes_back_a_block_in_use() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let x = scope.alloc(5_u8);
+    scope.set_limit(Some(0));
+    assert_eq!((*x, scope.stats().blocks), (5, 1));
+    assert_eq!(*scope.alloc(6_u8), 6, "the held block still serves");
 }

@@ -1,5 +1,11 @@
 //! arena-core's integration tests, one binary (bumpalo's `tests/all` layout) so Miri and
 //! valgrind start one process. Sizes shrink under `cfg(miri)`.
+#![expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "tests cast small loop counters into ids and byte patterns"
+)]
+#![expect(clippy::ref_as_ptr, reason = "tests read addresses to check alignment and overlap")]
 
 mod arena;
 mod block_pool;

@@ -81,7 +81,7 @@ impl<T: Elem> Record for SliceRecord<'_, T> {
 
     fn verify(&self) -> Result<(), String> {
         let start = self.slice.as_ptr() as usize;
-        if start % align_of::<T>() != 0 {
+        if !start.is_multiple_of(align_of::<T>()) {
             return Err(format!("{start:#x} is not aligned to {}", align_of::<T>()));
         }
         match self.slice.iter().position(|e| e.seed() != self.seed) {
@@ -92,7 +92,12 @@ impl<T: Elem> Record for SliceRecord<'_, T> {
 }
 
 /// Allocates `len` `T`s holding `seed`, through one of four allocation paths.
-fn alloc_elems<'a, T: Elem>(scope: &'a Scope<'_>, len: usize, how: u8, seed: u8) -> Box<dyn Record + 'a> {
+fn alloc_elems<'a, T: Elem>(
+    scope: &'a Scope<'_>,
+    len: usize,
+    how: u8,
+    seed: u8,
+) -> Box<dyn Record + 'a> {
     let value = T::make(seed);
     let slice: &'a [T] = match how {
         0 => scope.alloc_slice_fill_copy(len, value),
@@ -103,7 +108,13 @@ fn alloc_elems<'a, T: Elem>(scope: &'a Scope<'_>, len: usize, how: u8, seed: u8)
     Box::new(SliceRecord { slice, seed })
 }
 
-fn alloc_kind<'a>(scope: &'a Scope<'_>, kind: u8, len: usize, how: u8, seed: u8) -> Box<dyn Record + 'a> {
+fn alloc_kind<'a>(
+    scope: &'a Scope<'_>,
+    kind: u8,
+    len: usize,
+    how: u8,
+    seed: u8,
+) -> Box<dyn Record + 'a> {
     match kind {
         0 => alloc_elems::<u8>(scope, len, how, seed),
         1 => alloc_elems::<u16>(scope, len, how, seed),
@@ -164,7 +175,9 @@ impl<'l, I: Iterator<Item = Op>> Run<'l, I> {
         let mut level = Level { records: Vec::new(), parent };
         let mut ids = Vec::new();
         loop {
-            let Some(op) = self.ops.next() else { return Ok((ids, true)) };
+            let Some(op) = self.ops.next() else {
+                return Ok((ids, true));
+            };
             match op {
                 Op::Alloc { kind, len, how, seed } => {
                     level.records.push(alloc_kind(scope, kind, len, how, seed));
@@ -183,8 +196,16 @@ impl<'l, I: Iterator<Item = Op>> Run<'l, I> {
                     drop(child);
                     let dropped: Vec<u32> = self.log.borrow()[logged_before..].to_vec();
                     let expected: Vec<u32> = child_ids.iter().rev().copied().collect();
-                    prop_assert_eq!(dropped, expected, "a child scope drops exactly its values, newest first");
-                    prop_assert_eq!(self.pool.stats().live_blocks, blocks_before, "a child gives back its blocks");
+                    prop_assert_eq!(
+                        dropped,
+                        expected,
+                        "a child scope drops exactly its values, newest first"
+                    );
+                    prop_assert_eq!(
+                        self.pool.stats().live_blocks,
+                        blocks_before,
+                        "a child gives back its blocks"
+                    );
                     if ended {
                         return Ok((ids, true));
                     }

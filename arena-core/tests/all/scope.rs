@@ -6,7 +6,7 @@ use crate::common::scaled;
 
 #[test]
 fn values_keep_their_contents_until_the_scope_ends() {
-    let pool = BlockPool::new();
+    let pool = BlockPool::with_block_size(256);
     let scope = pool.scope();
     let n = scaled(10_000);
     let refs: Vec<&mut u64> = (0..n as u64).map(|i| scope.alloc(i * 3)).collect();
