@@ -5,3 +5,8 @@
 //! criterion benches (`benches/`) and `cargo run --release` measure the same code.
 
 pub mod workloads;
+
+/// The README's code blocks, compiled and run by `cargo test` so the tour cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -453,15 +453,17 @@ impl BlockPool {
     ///
     /// # Safety
     ///
-    /// `block` came from this pool's `acquire`, is in no list, and nothing uses its
+    /// `block` came from this pool's `acquire`, is in no list (its `prev` link is `None`:
+    /// the hot slot hands it to the next scope as a whole chain), and nothing uses its
     /// data afterwards.
     #[inline]
     pub(crate) unsafe fn release(&self, block: Block) {
         if block.size() == self.block_size && block.align() == BLOCK_ALIGN {
             if self.hot.get().is_none() && self.max_free.get() > 0 {
-                // A scope installs the hot block as its whole chain: unlink it from
-                // whatever chain it ended in.
-                block.set_prev(None);
+                debug_assert!(
+                    block.prev().is_none(),
+                    "a scope installs the hot block as its whole chain"
+                );
                 self.hot.set(Some(block));
                 return;
             }

@@ -1122,7 +1122,8 @@ impl<'p> Scope<'p> {
             self.end.set(sentinel);
             self.reserved.set(0);
             // SAFETY: nothing was allocated from the block (the cursor is at its start and
-            // no drop node exists), and it was just unlinked from the scope.
+            // no drop node exists), it was just unlinked from the scope, and it was the
+            // whole chain (`prev` is `None`).
             unsafe { self.source.release(head) };
         }
     }
@@ -1200,8 +1201,9 @@ impl<'p> Scope<'p> {
         let mut next = first;
         while let Some(block) = next {
             next = block.prev();
-            // SAFETY: each block came from this scope's source, is unlinked by the caller,
-            // and its values are dropped.
+            block.set_prev(None);
+            // SAFETY: each block came from this scope's source, is unlinked by the caller
+            // (and from its successor just above), and its values are dropped.
             unsafe { self.source.release(block) };
         }
     }
@@ -1216,7 +1218,8 @@ impl Drop for Scope<'_> {
             && head.prev().is_none()
         {
             // SAFETY: the scope is ending and nothing needs dropping; `head` is its only
-            // block, taken from `pool`, and no reference into it can be used again.
+            // block (its `prev` is `None`), taken from `pool`, and no reference into it
+            // can be used again.
             unsafe { pool.release(head) };
         } else {
             self.drop_values_and_release();

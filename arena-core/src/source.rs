@@ -71,8 +71,8 @@ impl Source<'_> {
     ///
     /// # Safety
     ///
-    /// `block` came from this source's `acquire`, is in no list, and nothing uses its data
-    /// afterwards.
+    /// `block` came from this source's `acquire`, is in no list (its `prev` link is
+    /// `None`), and nothing uses its data afterwards.
     #[inline]
     pub(crate) unsafe fn release(&self, block: Block) {
         match self {
