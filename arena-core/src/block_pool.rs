@@ -139,7 +139,8 @@ impl BlockPool {
         Self::with_block_size_unchecked(DEFAULT_BLOCK_SIZE)
     }
 
-    /// A pool whose standard blocks hold at least `bytes` bytes of data.
+    /// A pool whose standard blocks hold at least `bytes` bytes of data (and are at
+    /// least a page).
     ///
     /// The block is rounded up so that it and the system allocator's header fill whole
     /// pages (seed 001's lesson): asking for 5 000 bytes gives 8 176-byte blocks on a
@@ -161,6 +162,7 @@ impl BlockPool {
     pub fn with_block_size(bytes: usize) -> Self {
         let size = bytes
             .checked_add(HEADER)
+            .map(|b| b.max(raw::PAGE - raw::MALLOC_OVERHEAD))
             .and_then(raw::page_fill)
             .filter(|&s| s <= isize::MAX as usize - (BLOCK_ALIGN - 1));
         match size {

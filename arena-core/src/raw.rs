@@ -20,19 +20,25 @@ pub(crate) const PAGE: usize = 4096;
 /// x86-64 a request of `k * 4096 - 16` bytes takes exactly `k` pages.
 pub(crate) const MALLOC_OVERHEAD: usize = 2 * size_of::<usize>();
 
-/// Rounds `bytes` up so that `bytes + MALLOC_OVERHEAD` is a whole number of pages.
+/// Rounds `bytes` up so that `bytes + MALLOC_OVERHEAD` fills what the system allocator
+/// would hand out anyway: whole pages above a page, multiples of 256 bytes below (the
+/// rule of seed 001's patch, whose small-size bins were 256-byte granular).
 ///
 /// Returns `None` if the rounded size would exceed `isize::MAX` (no layout can hold it).
 pub(crate) const fn page_fill(bytes: usize) -> Option<usize> {
     let Some(with_header) = bytes.checked_add(MALLOC_OVERHEAD) else {
         return None;
     };
-    let Some(rounded) = with_header.checked_next_multiple_of(PAGE) else {
+    let unit = if with_header > PAGE { PAGE } else { SMALL_UNIT };
+    let Some(rounded) = with_header.checked_next_multiple_of(unit) else {
         return None;
     };
     let filled = rounded - MALLOC_OVERHEAD;
     if filled > isize::MAX as usize { None } else { Some(filled) }
 }
+
+/// Granularity below a page (seed 001: 256).
+const SMALL_UNIT: usize = 256;
 
 /// Allocates `layout` (non-zero size) from the global allocator; `None` when it refuses.
 pub(crate) fn allocate(layout: Layout) -> Option<NonNull<u8>> {
@@ -66,12 +72,19 @@ mod tests {
 
     #[test]
     fn page_fill_makes_request_plus_header_whole_pages() {
-        for bytes in [1, 100, 4000, PAGE - MALLOC_OVERHEAD, PAGE, 3 * PAGE + 5] {
+        for bytes in [PAGE - MALLOC_OVERHEAD + 1, PAGE, 3 * PAGE + 5, 1 << 20] {
             let filled = page_fill(bytes).unwrap();
             assert!(filled >= bytes);
             assert_eq!((filled + MALLOC_OVERHEAD) % PAGE, 0, "bytes = {bytes}");
             assert!(filled - bytes < PAGE, "never more than a page of slack");
         }
+    }
+
+    #[test]
+    fn page_fill_rounds_small_requests_to_256_bytes() {
+        assert_eq!(page_fill(1), Some(256 - MALLOC_OVERHEAD));
+        assert_eq!(page_fill(1000), Some(1024 - MALLOC_OVERHEAD));
+        assert_eq!(page_fill(PAGE - MALLOC_OVERHEAD), Some(PAGE - MALLOC_OVERHEAD));
     }
 
     #[test]

@@ -16,8 +16,10 @@ use crate::block_pool::BlockPool;
 use crate::error::AllocError;
 use crate::raw;
 
-/// First block of an [`Arena`](crate::Arena): one page less the malloc header.
-pub(crate) const FIRST_SYSTEM_BLOCK: usize = raw::PAGE - raw::MALLOC_OVERHEAD;
+/// First block of an [`Arena`](crate::Arena): 1 KiB less the malloc header, small enough
+/// for the system allocator's per-thread cache (glibc's tcache serves up to 1 KiB), so an
+/// arena made for a handful of values costs what a `Box` does.
+pub(crate) const FIRST_SYSTEM_BLOCK: usize = 1024 - raw::MALLOC_OVERHEAD;
 
 /// Largest block an arena grows to on its own (256 pages); bigger requests still get a
 /// block of their size.
@@ -58,7 +60,7 @@ impl Source<'_> {
             Source::System(next) => {
                 let size = self.block_size_for(layout)?;
                 let block = Block::allocate(size, layout.align().max(BLOCK_ALIGN))?;
-                // Double the pages of the next block: k * PAGE - overhead -> 2k * PAGE - overhead.
+                // Double the next block: k * unit - overhead -> 2k * unit - overhead.
                 let doubled =
                     (next.get() + raw::MALLOC_OVERHEAD).saturating_mul(2) - raw::MALLOC_OVERHEAD;
                 next.set(doubled.min(MAX_SYSTEM_BLOCK));
