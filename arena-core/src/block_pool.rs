@@ -509,15 +509,7 @@ impl BlockPool {
     /// A new system block, if the pool's limit allows it.
     fn allocate_block(&self, size: usize, align: usize) -> Result<Block, AllocError> {
         if let Some(limit) = self.limit.get() {
-            let held = self.held_bytes();
-            if held.checked_add(size).is_none_or(|total| total > limit) {
-                return Err(AllocError::LimitReached {
-                    kind: LimitKind::Pool,
-                    limit,
-                    held,
-                    requested: size,
-                });
-            }
+            LimitKind::Pool.check(limit, self.held_bytes(), size)?;
         }
         let block = Block::allocate(size, align)?;
         self.system_allocations.set(self.system_allocations.get() + 1);

@@ -114,6 +114,22 @@ impl fmt::Display for AllocError {
 
 impl core::error::Error for AllocError {}
 
+impl LimitKind {
+    /// `Ok` if `held + requested` bytes stay within `limit`, else the `LimitReached` error.
+    pub(crate) fn check(
+        self,
+        limit: usize,
+        held: usize,
+        requested: usize,
+    ) -> Result<(), AllocError> {
+        if held.checked_add(requested).is_some_and(|total| total <= limit) {
+            Ok(())
+        } else {
+            Err(AllocError::LimitReached { kind: self, limit, held, requested })
+        }
+    }
+}
+
 /// A failed `try_*` operation: the reason, and the value it was given, handed back.
 ///
 /// # Examples

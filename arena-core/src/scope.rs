@@ -368,16 +368,7 @@ impl<'p> Scope<'p> {
     #[cold]
     fn check_limit(&self, limit: usize, layout: Layout) -> Result<(), AllocError> {
         let size = self.source.block_size_for(layout)?;
-        let held = self.reserved.get();
-        if held.checked_add(size).is_none_or(|total| total > limit) {
-            return Err(AllocError::LimitReached {
-                kind: LimitKind::Scope,
-                limit,
-                held,
-                requested: size,
-            });
-        }
-        Ok(())
+        LimitKind::Scope.check(limit, self.reserved.get(), size)
     }
 
     /// Room for one `T`, plus a drop node when `T` has drop glue.

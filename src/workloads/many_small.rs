@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use arena_core::{Arena, BlockPool};
 
-use super::Contender;
+use super::{Contender, sum_allocs};
 
 /// Allocations per run in the seed.
 pub const N: usize = 60_000;
@@ -26,12 +26,7 @@ pub const CONTENDERS: &[Contender] = &[
 #[must_use]
 pub fn arena(n: usize) -> u64 {
     let arena = Arena::new();
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let x = arena.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_allocs(n, |i| arena.alloc(i))
 }
 
 /// One `Scope` on a new `BlockPool` for all `n` values, as in the seed (its `BlockPool`
@@ -40,12 +35,21 @@ pub fn arena(n: usize) -> u64 {
 pub fn scope_on_pool(n: usize) -> u64 {
     let pool = BlockPool::new();
     let scope = pool.scope();
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let x = scope.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_allocs(n, |i| scope.alloc(i))
+}
+
+thread_local! {
+    static WARM_POOL: BlockPool = const { BlockPool::new() };
+}
+
+/// One `Scope` on a `BlockPool` that lives across rounds (one per thread), so after the
+/// first round every block is recycled: the steady state of a server handling requests.
+#[must_use]
+pub fn scope_on_warm_pool(n: usize) -> u64 {
+    WARM_POOL.with(|pool| {
+        let scope = pool.scope();
+        sum_allocs(n, |i| scope.alloc(i))
+    })
 }
 
 /// `n` boxes kept alive together, then all dropped.
@@ -66,24 +70,14 @@ pub fn boxed(n: usize) -> u64 {
 #[must_use]
 pub fn bumpalo(n: usize) -> u64 {
     let bump = bumpalo::Bump::new();
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let x = bump.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_allocs(n, |i| bump.alloc(i))
 }
 
 /// One `typed_arena::Arena<u32>` for all `n` values.
 #[must_use]
 pub fn typed_arena(n: usize) -> u64 {
     let arena = typed_arena::Arena::new();
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let x = arena.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_allocs(n, |i| arena.alloc(i))
 }
 
 /// The physical limit: one buffer reserved up front, each value a capacity check and a
@@ -98,23 +92,4 @@ pub fn limit_reserved_vec(n: usize) -> u64 {
     }
     drop(black_box(buffer));
     sum
-}
-
-thread_local! {
-    static WARM_POOL: BlockPool = const { BlockPool::new() };
-}
-
-/// One `Scope` on a `BlockPool` that lives across rounds (one per thread), so after the
-/// first round every block is recycled: the steady state of a server handling requests.
-#[must_use]
-pub fn scope_on_warm_pool(n: usize) -> u64 {
-    WARM_POOL.with(|pool| {
-        let scope = pool.scope();
-        let mut sum = 0_u64;
-        for i in super::values(n) {
-            let x = scope.alloc(black_box(i));
-            sum += u64::from(*black_box(x));
-        }
-        sum
-    })
 }

@@ -31,3 +31,15 @@ pub fn expected_sum(n: usize) -> u64 {
 pub fn values(n: usize) -> std::ops::Range<u32> {
     0..u32::try_from(n).expect("workload sizes fit in u32")
 }
+
+/// Runs `n` rounds of `round(i)` for `i` in [`values(n)`](values), summing what each
+/// round read back: the shape of W1, one allocator per round.
+pub fn sum_rounds(n: usize, mut round: impl FnMut(u32) -> u32) -> u64 {
+    values(n).map(|i| u64::from(round(std::hint::black_box(i)))).sum()
+}
+
+/// Allocates the values `0..n` with `alloc`, reading each back: the shape of W2, one
+/// allocator for all of them.
+pub fn sum_allocs<'a>(n: usize, mut alloc: impl FnMut(u32) -> &'a mut u32) -> u64 {
+    values(n).map(|i| u64::from(*std::hint::black_box(alloc(std::hint::black_box(i))))).sum()
+}

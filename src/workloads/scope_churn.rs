@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use arena_core::{Arena, BlockPool};
 
-use super::Contender;
+use super::{Contender, sum_rounds};
 
 /// Rounds per run in the seed.
 pub const N: usize = 60_000;
@@ -27,13 +27,7 @@ pub const CONTENDERS: &[Contender] = &[
 #[must_use]
 pub fn scope_on_pool(n: usize) -> u64 {
     let pool = BlockPool::new();
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let scope = pool.scope();
-        let x = scope.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_rounds(n, |i| *black_box(pool.scope().alloc(i)))
 }
 
 /// One `Scope`, reset each round.
@@ -41,73 +35,46 @@ pub fn scope_on_pool(n: usize) -> u64 {
 pub fn scope_reset(n: usize) -> u64 {
     let pool = BlockPool::new();
     let mut scope = pool.scope();
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let x = scope.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
+    sum_rounds(n, |i| {
+        let x = *black_box(scope.alloc(i));
         scope.reset();
-    }
-    sum
+        x
+    })
 }
 
 /// A new `Arena` per round: a `malloc` and a `free` each (the seed's AutoFreeAlloc).
 #[must_use]
 pub fn arena_fresh(n: usize) -> u64 {
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let arena = Arena::new();
-        let x = arena.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_rounds(n, |i| *black_box(Arena::new().alloc(i)))
 }
 
 /// `Box::new` and drop (the seed's new/delete).
 #[must_use]
 pub fn boxed(n: usize) -> u64 {
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let x = Box::new(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_rounds(n, |i| *black_box(Box::new(i)))
 }
 
 /// A new `bumpalo::Bump` per round.
 #[must_use]
 pub fn bumpalo_fresh(n: usize) -> u64 {
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let bump = bumpalo::Bump::new();
-        let x = bump.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_rounds(n, |i| *black_box(bumpalo::Bump::new().alloc(i)))
 }
 
 /// One `bumpalo::Bump`, reset each round.
 #[must_use]
 pub fn bumpalo_reset(n: usize) -> u64 {
     let mut bump = bumpalo::Bump::new();
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let x = bump.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
+    sum_rounds(n, |i| {
+        let x = *black_box(bump.alloc(i));
         bump.reset();
-    }
-    sum
+        x
+    })
 }
 
 /// A new `typed_arena::Arena` per round.
 #[must_use]
 pub fn typed_arena_fresh(n: usize) -> u64 {
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        let arena = typed_arena::Arena::new();
-        let x = arena.alloc(black_box(i));
-        sum += u64::from(*black_box(x));
-    }
-    sum
+    sum_rounds(n, |i| *black_box(typed_arena::Arena::new().alloc(i)))
 }
 
 /// The physical limit: one pre-reserved buffer, "allocation" a capacity check and a
@@ -115,11 +82,10 @@ pub fn typed_arena_fresh(n: usize) -> u64 {
 #[must_use]
 pub fn limit_reserved_vec(n: usize) -> u64 {
     let mut buffer: Vec<u32> = Vec::with_capacity(16);
-    let mut sum = 0_u64;
-    for i in super::values(n) {
-        buffer.push(black_box(i));
-        sum += u64::from(*black_box(&buffer[0]));
+    sum_rounds(n, |i| {
+        buffer.push(i);
+        let x = *black_box(&buffer[0]);
         buffer.clear();
-    }
-    sum
+        x
+    })
 }
