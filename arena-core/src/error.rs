@@ -55,6 +55,11 @@ pub enum AllocError {
         /// Requested alignment.
         align: usize,
     },
+    /// A [`Pool`](crate::Pool)'s index space is full: handles are 32-bit.
+    CapacityExceeded {
+        /// Most slots a pool can hold.
+        max: usize,
+    },
     /// The system allocator returned null.
     OutOfMemory {
         /// Size of the block that was asked for.
@@ -105,6 +110,9 @@ impl fmt::Display for AllocError {
                 f,
                 "layout too large: {size} bytes aligned to {align} exceed isize::MAX with the block header"
             ),
+            AllocError::CapacityExceeded { max } => {
+                write!(f, "pool index space exhausted: {max} slots in use")
+            }
             AllocError::OutOfMemory { size, align } => {
                 write!(f, "the system allocator refused {size} bytes aligned to {align}")
             }

@@ -63,17 +63,24 @@ extern crate alloc;
 mod arena;
 mod block;
 mod block_pool;
+mod brand;
 mod drop_list;
 mod error;
+mod handle;
 mod new_macro;
+mod pool;
 mod raw;
 mod scope;
+mod secondary_map;
 mod source;
 
 pub use arena::Arena;
 pub use block_pool::{BlockPool, DEFAULT_BLOCK_SIZE, PoolStats};
 pub use error::{AllocError, LimitKind, TryAllocError};
+pub use handle::{Handle, Key};
+pub use pool::{Pool, SlotStats};
 pub use scope::{Scope, ScopeStats};
+pub use secondary_map::SecondaryMap;
 
 /// Types prepared for arena storage by `#[derive(ArenaAlloc)]`.
 ///

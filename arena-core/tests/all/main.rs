@@ -14,4 +14,6 @@ mod drops;
 mod errors;
 mod model;
 mod nested;
+mod pool;
+mod pool_model;
 mod scope;

@@ -1,0 +1,157 @@
+//! The two ways to name a value in a [`Pool`](crate::Pool): an owning [`Handle`] and a
+//! copyable, generation-checked [`Key`].
+//!
+//! | | `Handle<'id>` | `Key<'id>` |
+//! |---|---|---|
+//! | size (and with `Option`) | 4 bytes (4) | 8 bytes (8) |
+//! | `Copy` | no: `remove` consumes it | yes |
+//! | access | no runtime check in release builds | generation check; stale key -> `None` |
+//! | frees its slot | `remove(handle)` | `remove_key(key)`, unless a handle owns the slot |
+//!
+//! Both are branded: a handle or key of one pool is a type error on another. A handle is
+//! proof that its slot is live: the brand says which pool, and since it is neither `Copy`
+//! nor `Clone` and `remove` consumes it, nothing can have freed the slot. A slot owned by a
+//! handle can never be freed through a key; that is what lets the handle skip every check.
+
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use core::num::NonZeroU32;
+
+use crate::brand::Id;
+
+/// An owning handle to a value in a [`Pool`](crate::Pool): neither `Copy` nor `Clone`.
+///
+/// [`Pool::remove`](crate::Pool::remove) consumes it, so a double free or a use after free
+/// is a compile error, and [`Pool::get`](crate::Pool::get) needs no bounds, vacancy or
+/// generation check. Dropping a handle without removing its value leaves the value in the
+/// pool until the pool is dropped (or [`Pool::into_key`](crate::Pool::into_key) was used).
+///
+/// 32 bits with a niche: `Option<Handle>` is 4 bytes too.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{Handle, Pool};
+///
+/// assert_eq!(size_of::<Option<Handle<'_>>>(), 4);
+/// Pool::with(|mut pool| {
+///     let h = pool.insert(String::from("owned"));
+///     pool[&h].push('!');
+///     assert_eq!(pool.remove(h), "owned!");
+///     // pool.get(&h); // error: `h` was moved by `remove`
+/// });
+/// ```
+#[must_use = "dropping a handle leaves its value in the pool until the pool is dropped"]
+pub struct Handle<'id> {
+    /// Slot index + 1.
+    index: NonZeroU32,
+    _brand: Id<'id>,
+}
+
+/// A copyable key to a value in a [`Pool`](crate::Pool), checked by a generation.
+///
+/// A key whose value was removed is *stale*: every lookup with it returns `None`, never
+/// another value, even after the slot is reused (the slot's generation moved on; a slot
+/// whose generation would wrap is retired instead of reused). 8 bytes, and `Option<Key>`
+/// is 8 bytes too.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{Key, Pool};
+///
+/// assert_eq!(size_of::<Option<Key<'_>>>(), 8);
+/// Pool::with(|mut pool| {
+///     let k = pool.insert_keyed(1);
+///     let copy = k;
+///     assert_eq!(pool.remove_key(k), Some(1));
+///     assert_eq!(pool.get_key(copy), None); // stale
+///     let _other = pool.insert_keyed(2); // reuses the slot
+///     assert_eq!(pool.get_key(copy), None); // still stale
+/// });
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key<'id> {
+    index: u32,
+    /// The slot's version when the key was made: `generation << 2 | OCCUPIED`.
+    version: NonZeroU32,
+    _brand: Id<'id>,
+}
+
+impl<'id> Handle<'id> {
+    pub(crate) fn new(index: u32, brand: Id<'id>) -> Self {
+        let index = NonZeroU32::new(index.wrapping_add(1)).expect("slot index below u32::MAX");
+        Handle { index, _brand: brand }
+    }
+
+    /// The slot index.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let h = pool.insert('a');
+    ///     assert_eq!(h.index(), 0);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn index(&self) -> usize {
+        (self.index.get() - 1) as usize
+    }
+
+    pub(crate) fn slot(&self) -> u32 {
+        self.index.get() - 1
+    }
+}
+
+impl<'id> Key<'id> {
+    pub(crate) fn new(index: u32, version: NonZeroU32, brand: Id<'id>) -> Self {
+        Key { index, version, _brand: brand }
+    }
+
+    /// The slot index.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     pool.insert_keyed('a');
+    ///     assert_eq!(pool.insert_keyed('b').index(), 1);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    pub(crate) fn slot(self) -> u32 {
+        self.index
+    }
+
+    pub(crate) fn version(self) -> u32 {
+        self.version.get()
+    }
+}
+
+impl fmt::Debug for Key<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Key({}v{})", self.index, self.version.get() >> 2)
+    }
+}
+impl PartialEq for Handle<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+impl Eq for Handle<'_> {}
+impl Hash for Handle<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+impl fmt::Debug for Handle<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Handle({})", self.index.get() - 1)
+    }
+}
