@@ -1,0 +1,7 @@
+// A handle cannot leave the closure through its return value.
+use arena_core::Pool;
+
+fn main() {
+    let escaped = Pool::with(|mut pool| pool.insert(1_u32));
+    drop(escaped);
+}

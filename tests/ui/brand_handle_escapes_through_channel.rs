@@ -1,0 +1,12 @@
+// A handle cannot be sent out of the closure through a channel.
+use std::sync::mpsc;
+
+use arena_core::Pool;
+
+fn main() {
+    let (tx, rx) = mpsc::channel();
+    Pool::with(|mut pool| {
+        tx.send(pool.insert(1_u32)).unwrap();
+    });
+    drop(rx.recv());
+}

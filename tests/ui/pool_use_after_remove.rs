@@ -1,0 +1,10 @@
+// `remove` consumes the handle: using it afterwards does not compile.
+use arena_core::Pool;
+
+fn main() {
+    Pool::with(|mut pool| {
+        let h = pool.insert(String::from("gone"));
+        let value = pool.remove(h);
+        println!("{value} {}", pool[&h]);
+    });
+}
