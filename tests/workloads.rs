@@ -1,7 +1,9 @@
 //! Every contender of every workload builds the same thing: equal checksums at a small
 //! size, so no benchmark row is faster by doing less.
 
-use arena_kit::workloads::{Contender, expected_sum, many_small, scope_churn};
+use arena_kit::workloads::{
+    Contender, expected_sum, fixed_churn, many_small, scope_churn, two_pools,
+};
 
 fn check_all(contenders: &[Contender], n: usize) {
     for contender in contenders {
@@ -26,4 +28,31 @@ fn w2_contenders_agree() {
 #[test]
 fn the_seed_sizes_are_kept() {
     assert_eq!((scope_churn::N, many_small::N), (60_000, 60_000));
+}
+
+/// All contenders agree with the first one.
+fn agree(contenders: &[Contender], n: usize) {
+    let reference = (contenders[0].run)(n);
+    for contender in contenders {
+        assert_eq!((contender.run)(n), reference, "{} at n = {n}", contender.name);
+    }
+}
+
+#[test]
+fn w4_churn_contenders_agree() {
+    for n in [0, 1, 50_000] {
+        agree(fixed_churn::CONTENDERS, n);
+    }
+}
+
+#[test]
+fn w4_handle_access_contenders_agree() {
+    agree(fixed_churn::GET_CONTENDERS, 10_000);
+}
+
+#[test]
+fn w5_contenders_agree() {
+    for n in [0, 1, 10_000] {
+        agree(two_pools::CONTENDERS, n);
+    }
 }

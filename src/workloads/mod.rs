@@ -3,8 +3,10 @@
 //! what it built. Equal checksums across contenders show that none is faster by doing
 //! less; the tests check them and the benches time them.
 
+pub mod fixed_churn;
 pub mod many_small;
 pub mod scope_churn;
+pub mod two_pools;
 
 /// One way of running a workload.
 #[derive(Debug, Clone, Copy)]

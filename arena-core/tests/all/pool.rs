@@ -36,7 +36,8 @@ fn freed_slots_are_reused_last_in_first_out() {
     Pool::with(|mut pool| {
         let handles: Vec<_> = (0..5).map(|i| pool.insert(i)).collect();
         let mut handles = handles.into_iter();
-        let (h0, h1, h2) = (handles.next().unwrap(), handles.next().unwrap(), handles.next().unwrap());
+        let (h0, h1, h2) =
+            (handles.next().unwrap(), handles.next().unwrap(), handles.next().unwrap());
         pool.remove(h1);
         pool.remove(h2);
         assert_eq!(pool.insert(10).index(), 2, "the most recently freed slot first");

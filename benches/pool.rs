@@ -1,0 +1,29 @@
+//! W4 and W5 (seeds 002 and 003): arena-kit's branded `Pool` against `Box`, slab,
+//! slotmap, bumpalo and hand-written limits, side by side in one criterion run; and
+//! handle access (`get`) against slab's and slotmap's.
+//!
+//! `cargo bench --bench pool`
+
+use std::hint::black_box;
+
+use arena_kit::workloads::{Contender, fixed_churn, two_pools};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn group(c: &mut Criterion, name: &str, n: usize, contenders: &[Contender]) {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(n as u64));
+    group.sample_size(20);
+    for contender in contenders {
+        group.bench_function(contender.name, |b| b.iter(|| (contender.run)(black_box(n))));
+    }
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    group(c, "W4 fixed-size churn", fixed_churn::N, fixed_churn::CONTENDERS);
+    group(c, "W4 handle access", fixed_churn::N, fixed_churn::GET_CONTENDERS);
+    group(c, "W5 two pools", two_pools::N, two_pools::CONTENDERS);
+}
+
+criterion_group!(pool, benches);
+criterion_main!(pool);
