@@ -123,7 +123,7 @@ proptest! {
     })]
 
     #[test]
-    fn random_pool_programs_match_a_hashmap(ops in prop::collection::vec(op(), 0..200)) {
+    fn random_pool_programs_match_a_hashmap(ops in prop::collection::vec(op(), 0..if cfg!(miri) { 40 } else { 200 })) {
         run(&ops)?;
     }
 }
