@@ -81,8 +81,8 @@ pub struct Key<'id> {
 
 impl<'id> Handle<'id> {
     pub(crate) fn new(index: u32, brand: Id<'id>) -> Self {
-        let index = NonZeroU32::new(index.wrapping_add(1)).expect("slot index below u32::MAX");
-        Handle { index, _brand: brand }
+        // Slot indices stay below `u32::MAX - 1`, so this never saturates.
+        Handle { index: NonZeroU32::MIN.saturating_add(index), _brand: brand }
     }
 
     /// The slot index.

@@ -181,39 +181,53 @@ impl<T> Pool<'_, T> {
 impl<'id, T> Pool<'id, T> {
     // ----- inserting --------------------------------------------------------------------
 
-    /// Puts `value` in a free slot (or a new one) and returns its index; the slot is
-    /// marked occupied, and owned when `owned`.
+    /// A vacant slot for the next value: the head of the free list, or a new slot.
     #[inline]
-    fn place(&mut self, value: T, owned: bool) -> Result<u32, TryAllocError<T>> {
-        let index = if self.free_head == NONE {
-            if self.slots.len() >= MAX_SLOTS {
-                return Err(TryAllocError::new(
-                    AllocError::CapacityExceeded { max: MAX_SLOTS },
-                    value,
-                ));
-            }
-            if self.slots.try_reserve(1).is_err() || self.meta.try_reserve(1).is_err() {
-                let layout = core::alloc::Layout::new::<Slot<T>>();
-                let error = AllocError::OutOfMemory { size: layout.size(), align: layout.align() };
-                return Err(TryAllocError::new(error, value));
-            }
-            self.slots.push(Slot { next: NONE });
-            self.meta.push(self.gen_floor << GEN_SHIFT);
-            // `MAX_SLOTS` fits a `u32`.
-            (self.slots.len() - 1) as u32
-        } else {
-            let index = self.free_head;
-            // SAFETY: the free list holds only in-bounds vacant slots, whose `next` field
-            // is the one written when they were freed.
-            self.free_head = unsafe { self.slots.get_unchecked(index as usize).next };
-            index
-        };
-        let i = index as usize;
-        self.slots[i] = Slot { value: ManuallyDrop::new(value) };
-        self.meta[i] |= OCCUPIED | if owned { OWNED } else { 0 };
-        self.len += 1;
-        self.peak = self.peak.max(self.len);
+    fn claim(&mut self) -> Result<u32, AllocError> {
+        if self.free_head == NONE {
+            return self.grow();
+        }
+        let index = self.free_head;
+        // SAFETY: the free list holds only in-bounds vacant slots, whose `next` field is
+        // the one written when they were freed.
+        self.free_head = unsafe { self.slots.get_unchecked(index as usize).next };
         Ok(index)
+    }
+
+    /// Appends a vacant slot and returns its index.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) -> Result<u32, AllocError> {
+        if self.slots.len() >= MAX_SLOTS {
+            return Err(AllocError::CapacityExceeded { max: MAX_SLOTS });
+        }
+        if self.slots.try_reserve(1).is_err() || self.meta.try_reserve(1).is_err() {
+            let layout = core::alloc::Layout::new::<Slot<T>>();
+            return Err(AllocError::OutOfMemory { size: layout.size(), align: layout.align() });
+        }
+        self.slots.push(Slot { next: NONE });
+        self.meta.push(self.gen_floor << GEN_SHIFT);
+        // `MAX_SLOTS` fits a `u32`.
+        Ok((self.slots.len() - 1) as u32)
+    }
+
+    /// Moves `value` into the claimed slot `index` and marks it occupied (and owned).
+    ///
+    /// # Safety
+    ///
+    /// `index` came from `claim` and was not filled since.
+    #[inline]
+    unsafe fn fill(&mut self, index: u32, value: T, owned: bool) {
+        let i = index as usize;
+        // SAFETY: `claim` returns an in-bounds vacant slot (caller); a vacant slot holds no
+        // value, so overwriting it drops nothing.
+        *unsafe { self.slots.get_unchecked_mut(i) } = Slot { value: ManuallyDrop::new(value) };
+        // SAFETY: `meta` has one entry per slot.
+        *unsafe { self.meta.get_unchecked_mut(i) } |= OCCUPIED | if owned { OWNED } else { 0 };
+        self.len += 1;
+        if self.len > self.peak {
+            self.peak = self.len;
+        }
     }
 
     /// Inserts `value` and returns its owning handle.
@@ -233,10 +247,10 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[track_caller]
     pub fn insert(&mut self, value: T) -> Handle<'id> {
-        match self.place(value, true) {
-            Ok(index) => Handle::new(index, self.brand),
-            Err(e) => fail(e.error()),
-        }
+        let index = self.claim().unwrap_or_else(|e| fail(e));
+        // SAFETY: `index` was just claimed.
+        unsafe { self.fill(index, value, true) };
+        Handle::new(index, self.brand)
     }
 
     /// Like [`insert`](Self::insert), but hands `value` back when the index space or
@@ -257,8 +271,14 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert(&mut self, value: T) -> Result<Handle<'id>, TryAllocError<T>> {
-        let index = self.place(value, true)?;
-        Ok(Handle::new(index, self.brand))
+        match self.claim() {
+            Ok(index) => {
+                // SAFETY: `index` was just claimed.
+                unsafe { self.fill(index, value, true) };
+                Ok(Handle::new(index, self.brand))
+            }
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
     }
 
     /// Inserts `value` and returns a copyable [`Key`] to it (no owner: any copy of the key
@@ -280,10 +300,10 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[track_caller]
     pub fn insert_keyed(&mut self, value: T) -> Key<'id> {
-        match self.try_insert_keyed(value) {
-            Ok(key) => key,
-            Err(e) => fail(e.error()),
-        }
+        let index = self.claim().unwrap_or_else(|e| fail(e));
+        // SAFETY: `index` was just claimed.
+        unsafe { self.fill(index, value, false) };
+        self.key_at(index)
     }
 
     /// Like [`insert_keyed`](Self::insert_keyed), handing `value` back on failure.
@@ -302,8 +322,14 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert_keyed(&mut self, value: T) -> Result<Key<'id>, TryAllocError<T>> {
-        let index = self.place(value, false)?;
-        Ok(self.key_at(index))
+        match self.claim() {
+            Ok(index) => {
+                // SAFETY: `index` was just claimed.
+                unsafe { self.fill(index, value, false) };
+                Ok(self.key_at(index))
+            }
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
     }
 
     /// The key of the value now in occupied slot `index`.
@@ -403,13 +429,15 @@ impl<'id, T> Pool<'id, T> {
         let slot = unsafe { self.slots.get_unchecked_mut(i) };
         // SAFETY: occupied slots hold an initialised value in `value`.
         let value = unsafe { ManuallyDrop::take(&mut slot.value) };
-        let generation = self.meta[i] >> GEN_SHIFT;
+        // SAFETY: `meta` has one entry per slot, and `i` is in bounds (caller).
+        let meta = unsafe { self.meta.get_unchecked_mut(i) };
+        let generation = *meta >> GEN_SHIFT;
         self.len -= 1;
         if generation == MAX_GEN {
             // Retired: no generation is left to tell its next value from this one.
-            self.meta[i] = MAX_GEN << GEN_SHIFT;
+            *meta = MAX_GEN << GEN_SHIFT;
         } else {
-            self.meta[i] = (generation + 1) << GEN_SHIFT;
+            *meta = (generation + 1) << GEN_SHIFT;
             *slot = Slot { next: self.free_head };
             self.free_head = index;
         }
