@@ -93,6 +93,9 @@ pub struct Pool<'id, T> {
     meta: Vec<u32>,
     free_head: u32,
     len: usize,
+    /// Most values ever live at once. Only a new slot can raise it: a slot is appended
+    /// only when every existing slot is occupied, so at that moment `len == slots.len()`,
+    /// and reusing a freed slot never takes `len` past the slot count.
     peak: usize,
     /// Generation new slots start at: above that of any slot `shrink_to_fit` dropped, so
     /// a key to a dropped slot cannot match the slot that later takes its index.
@@ -185,6 +188,15 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     fn claim(&mut self) -> Result<u32, AllocError> {
         if self.free_head == NONE {
+            let len = self.slots.len();
+            if len < self.slots.capacity() && len < self.meta.capacity() && len < MAX_SLOTS {
+                // Room without reallocating: the common case of a growing pool.
+                self.slots.push(Slot { next: NONE });
+                self.meta.push(self.gen_floor << GEN_SHIFT);
+                self.peak = self.peak.max(len + 1);
+                // `len < MAX_SLOTS`, which fits a `u32`.
+                return Ok(len as u32);
+            }
             return self.grow();
         }
         let index = self.free_head;
@@ -207,6 +219,7 @@ impl<'id, T> Pool<'id, T> {
         }
         self.slots.push(Slot { next: NONE });
         self.meta.push(self.gen_floor << GEN_SHIFT);
+        self.peak = self.peak.max(self.slots.len());
         // `MAX_SLOTS` fits a `u32`.
         Ok((self.slots.len() - 1) as u32)
     }
@@ -225,9 +238,6 @@ impl<'id, T> Pool<'id, T> {
         // SAFETY: `meta` has one entry per slot.
         *unsafe { self.meta.get_unchecked_mut(i) } |= OCCUPIED | if owned { OWNED } else { 0 };
         self.len += 1;
-        if self.len > self.peak {
-            self.peak = self.len;
-        }
     }
 
     /// Inserts `value` and returns its owning handle.
