@@ -14,6 +14,9 @@
 //!   a child scope) and giving them back when it ends; destructors and [`Scope::on_exit`]
 //!   callbacks run then, newest first.
 //! - [`Arena`]: the same bump arena owning its blocks outright.
+//! - [`Pool`]: index-based free-list storage for one type, made by [`Pool::with`] with a
+//!   brand of its own; [`Handle`] (owning, unchecked access) and [`Key`] (copyable,
+//!   generation-checked) name its values; [`SecondaryMap`] holds side data by key.
 //! - [`AllocError`] / [`TryAllocError`]: what a `try_` method returns, value included.
 //!
 //! Data flows one way: system allocator (one private module, `raw`, is the only one that calls
@@ -38,6 +41,14 @@
 //! let arena = Arena::new();
 //! let numbers = arena.alloc_slice_fill_with(1000, |i| i as u64);
 //! assert_eq!(numbers.iter().sum::<u64>(), 499_500);
+//!
+//! // Typed free-list storage with branded handles (seed 003's free list of indices).
+//! let sum = arena_core::Pool::with(|mut pool| {
+//!     let h = pool.insert(40);
+//!     pool[&h] += 2;
+//!     pool.remove(h)
+//! });
+//! assert_eq!(sum, 42);
 //! ```
 //!
 //! # Safety model
@@ -47,6 +58,9 @@
 //!   scope: they can borrow data older than the scope but never each other, so no
 //!   destructor reads a dropped sibling. `Copy` values may borrow each other freely.
 //! - Child scopes borrow their parent; their values cannot escape into it.
+//! - Each pool's brand is a fresh invariant lifetime: handles and keys of one pool do not
+//!   type-check on another, and none of them leaves `Pool::with`'s closure. `remove`
+//!   consumes the owning handle.
 //! - `Scope`, `Arena` and `BlockPool` are `!Sync`; `Scope` and `Arena` are `!Send`.
 //! - Limits, overflow and out-of-memory are runtime errors from `try_` methods, which hand
 //!   the value back; the other methods panic (or call `handle_alloc_error`).
