@@ -2,7 +2,7 @@
 //! size, so no benchmark row is faster by doing less.
 
 use arena_kit::workloads::{
-    Contender, expected_sum, fixed_churn, many_small, scope_churn, two_pools,
+    Contender, binary_trees, expected_sum, fixed_churn, many_small, scope_churn, two_pools,
 };
 
 fn check_all(contenders: &[Contender], n: usize) {
@@ -54,5 +54,14 @@ fn w4_handle_access_contenders_agree() {
 fn w5_contenders_agree() {
     for n in [0, 1, 10_000] {
         agree(two_pools::CONTENDERS, n);
+    }
+}
+
+#[test]
+fn w7_contenders_build_every_node() {
+    for depth in [6, 10] {
+        for contender in binary_trees::CONTENDERS {
+            assert_eq!((contender.run)(depth), binary_trees::expected(depth), "{}", contender.name);
+        }
     }
 }

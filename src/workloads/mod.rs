@@ -3,6 +3,7 @@
 //! what it built. Equal checksums across contenders show that none is faster by doing
 //! less; the tests check them and the benches time them.
 
+pub mod binary_trees;
 pub mod fixed_churn;
 pub mod many_small;
 pub mod scope_churn;

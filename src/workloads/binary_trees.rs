@@ -1,0 +1,159 @@
+//! W7 (the Computer Language Benchmarks Game's binary-trees): build and check complete
+//! binary trees. One long-lived tree of the maximum depth, then for each depth `d` from 4
+//! to the maximum in steps of 2, `2^(max - d + 4)` short-lived trees of depth `d`, each
+//! built, checked (its nodes counted) and thrown away. `Box` trees against arena trees.
+//!
+//! The arena trees are `Copy` nodes linked by references (`Scope::alloc_copy`): a node
+//! borrows its children from the same scope, which the lifetime rules allow because a
+//! `Copy` value has no destructor to run in the wrong order.
+
+use arena_core::{Arena, BlockPool, Scope};
+
+use super::Contender;
+
+/// Maximum depth of the benchmark (the Benchmarks Game's usual small size).
+pub const DEPTH: usize = 16;
+const MIN_DEPTH: usize = 4;
+
+/// Every W7 contender; "n" is the maximum depth.
+pub const CONTENDERS: &[Contender] = &[
+    Contender { name: "arena-kit Scope per tree (BlockPool)", run: scope_per_tree },
+    Contender { name: "arena-kit Arena per depth", run: arena_per_depth },
+    Contender { name: "Box", run: boxed },
+    Contender { name: "bumpalo Bump::reset per tree", run: bumpalo_reset },
+    Contender { name: "typed-arena Arena per tree", run: typed_arena_per_tree },
+];
+
+/// The depths and tree counts of the short-lived phase.
+fn rounds(max_depth: usize) -> impl Iterator<Item = (usize, usize)> {
+    let max_depth = max_depth.max(MIN_DEPTH + 2);
+    (MIN_DEPTH..=max_depth).step_by(2).map(move |d| (d, 1 << (max_depth - d + MIN_DEPTH)))
+}
+
+/// A node of an arena tree.
+#[derive(Clone, Copy)]
+struct Node<'a> {
+    children: Option<(&'a Node<'a>, &'a Node<'a>)>,
+}
+
+fn build<'a>(scope: &'a Scope<'_>, depth: usize) -> &'a Node<'a> {
+    let children = (depth > 0).then(|| (build(scope, depth - 1), build(scope, depth - 1)));
+    scope.alloc_copy(Node { children })
+}
+
+fn check(node: &Node<'_>) -> u64 {
+    1 + node.children.map_or(0, |(l, r)| check(l) + check(r))
+}
+
+/// A scope per short-lived tree, all recycling blocks through one pool.
+#[must_use]
+pub fn scope_per_tree(max_depth: usize) -> u64 {
+    let pool = BlockPool::new();
+    let long_lived = pool.scope();
+    let mut sum = check(build(&long_lived, max_depth));
+    for (depth, trees) in rounds(max_depth) {
+        for _ in 0..trees {
+            let scope = pool.scope();
+            sum += check(build(&scope, depth));
+        }
+    }
+    sum
+}
+
+/// One `Arena` per depth, reset after each tree.
+#[must_use]
+pub fn arena_per_depth(max_depth: usize) -> u64 {
+    let long_lived = Arena::new();
+    let mut sum = check(build(&long_lived, max_depth));
+    for (depth, trees) in rounds(max_depth) {
+        let mut arena = Arena::new();
+        for _ in 0..trees {
+            sum += check(build(&arena, depth));
+            arena.reset();
+        }
+    }
+    sum
+}
+
+/// A `Box` tree.
+struct BoxNode {
+    children: Option<(Box<BoxNode>, Box<BoxNode>)>,
+}
+
+fn build_boxed(depth: usize) -> Box<BoxNode> {
+    let children = (depth > 0).then(|| (build_boxed(depth - 1), build_boxed(depth - 1)));
+    Box::new(BoxNode { children })
+}
+
+fn check_boxed(node: &BoxNode) -> u64 {
+    1 + node.children.as_ref().map_or(0, |(l, r)| check_boxed(l) + check_boxed(r))
+}
+
+/// Every node a `Box`, every tree dropped node by node.
+#[must_use]
+pub fn boxed(max_depth: usize) -> u64 {
+    let long_lived = build_boxed(max_depth);
+    let mut sum = check_boxed(&long_lived);
+    for (depth, trees) in rounds(max_depth) {
+        for _ in 0..trees {
+            sum += check_boxed(&build_boxed(depth));
+        }
+    }
+    sum
+}
+
+#[derive(Clone, Copy)]
+struct BumpNode<'a> {
+    children: Option<(&'a BumpNode<'a>, &'a BumpNode<'a>)>,
+}
+
+fn build_bump(bump: &bumpalo::Bump, depth: usize) -> &BumpNode<'_> {
+    let children = (depth > 0).then(|| (build_bump(bump, depth - 1), build_bump(bump, depth - 1)));
+    bump.alloc(BumpNode { children })
+}
+
+fn check_bump(node: &BumpNode<'_>) -> u64 {
+    1 + node.children.map_or(0, |(l, r)| check_bump(l) + check_bump(r))
+}
+
+/// One `bumpalo::Bump` per depth, reset after each tree.
+#[must_use]
+pub fn bumpalo_reset(max_depth: usize) -> u64 {
+    let long_lived = bumpalo::Bump::new();
+    let mut sum = check_bump(build_bump(&long_lived, max_depth));
+    for (depth, trees) in rounds(max_depth) {
+        let mut bump = bumpalo::Bump::new();
+        for _ in 0..trees {
+            sum += check_bump(build_bump(&bump, depth));
+            bump.reset();
+        }
+    }
+    sum
+}
+
+fn build_typed<'a>(arena: &'a typed_arena::Arena<BumpNode<'a>>, depth: usize) -> &'a BumpNode<'a> {
+    let children =
+        (depth > 0).then(|| (build_typed(arena, depth - 1), build_typed(arena, depth - 1)));
+    arena.alloc(BumpNode { children })
+}
+
+/// A new `typed_arena::Arena` per tree.
+#[must_use]
+pub fn typed_arena_per_tree(max_depth: usize) -> u64 {
+    let long_lived = typed_arena::Arena::new();
+    let mut sum = check_bump(build_typed(&long_lived, max_depth));
+    for (depth, trees) in rounds(max_depth) {
+        for _ in 0..trees {
+            let arena = typed_arena::Arena::new();
+            sum += check_bump(build_typed(&arena, depth));
+        }
+    }
+    sum
+}
+
+/// The checksum every contender must reach: nodes of all trees built.
+#[must_use]
+pub fn expected(max_depth: usize) -> u64 {
+    let nodes = |d: usize| (1_u64 << (d + 1)) - 1;
+    nodes(max_depth) + rounds(max_depth).map(|(d, trees)| trees as u64 * nodes(d)).sum::<u64>()
+}
