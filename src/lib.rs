@@ -4,6 +4,7 @@
 //! Each workload lives in [`workloads`] once, as plain functions per contender, so the
 //! criterion benches (`benches/`) and `cargo run --release` measure the same code.
 
+pub mod report;
 pub mod workloads;
 
 /// The README's code blocks, compiled and run by `cargo test` so the tour cannot rot.

@@ -9,6 +9,95 @@ pub mod many_small;
 pub mod scope_churn;
 pub mod two_pools;
 
+/// One seed workload: what it is, its sizes, and everyone who runs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Workload {
+    /// `W1` ... `W8`, with a suffix for a second table of the same workload (`W4-get`).
+    pub id: &'static str,
+    /// One line saying what is measured.
+    pub title: &'static str,
+    /// The seed document and the figures it reports, for the report's header line.
+    pub seed: &'static str,
+    /// The seed's size (`n` passed to each contender).
+    pub size: usize,
+    /// The size in `--quick` mode: the same shape, fewer repetitions.
+    pub quick_size: usize,
+    /// What one operation is ("round", "value", "node", ...), for "ns per ...".
+    pub per: &'static str,
+    /// Operations in a run of size `n`.
+    pub ops: fn(usize) -> u64,
+    /// The contenders, arena-kit first, the hand-written limit (if any) last.
+    pub contenders: &'static [Contender],
+}
+
+fn same(n: usize) -> u64 {
+    n as u64
+}
+
+/// Every workload the report and the benches run, in `WORKLOADS.md` order.
+pub const ALL: &[Workload] = &[
+    Workload {
+        id: "W1",
+        title: "make an allocator, allocate one u32, destroy it",
+        seed: "000, comparison 1: ScopeAlloc+BlockPool 8.4 ms, new/delete 18.2 ms, APR 24 ms, AutoFreeAlloc 28 ms",
+        size: scope_churn::N,
+        quick_size: scope_churn::N / 4,
+        per: "round",
+        ops: same,
+        contenders: scope_churn::CONTENDERS,
+    },
+    Workload {
+        id: "W2",
+        title: "one allocator, many u32s, then destroyed",
+        seed: "000, comparison 2: AutoFreeAlloc 0.16 ms, ScopeAlloc 0.43 ms, APR 0.56 ms, new/delete 20 ms",
+        size: many_small::N,
+        quick_size: many_small::N / 4,
+        per: "value",
+        ops: same,
+        contenders: many_small::CONTENDERS,
+    },
+    Workload {
+        id: "W4",
+        title: "free and construct a 64-byte object in a random slot of 20 000",
+        seed: "002, fixed size: pools ~300 ms, new/delete ~2 700 ms for 10 M",
+        size: fixed_churn::N,
+        quick_size: fixed_churn::N / 10,
+        per: "operation",
+        ops: same,
+        contenders: fixed_churn::CONTENDERS,
+    },
+    Workload {
+        id: "W4-get",
+        title: "read a random value of 20 000 through its handle",
+        seed: "002 (handle access, arena-kit's addition)",
+        size: fixed_churn::N,
+        quick_size: fixed_churn::N / 10,
+        per: "read",
+        ops: same,
+        contenders: fixed_churn::GET_CONTENDERS,
+    },
+    Workload {
+        id: "W5",
+        title: "take an 8-byte and a 13-byte object from two pools and work on them",
+        seed: "003: its arena 39 ms, malloc 107 ms",
+        size: two_pools::N,
+        quick_size: two_pools::N / 4,
+        per: "iteration",
+        ops: same,
+        contenders: two_pools::CONTENDERS,
+    },
+    Workload {
+        id: "W7",
+        title: "binary trees: one long-lived tree, many short-lived ones per depth",
+        seed: "the Benchmarks Game's binary-trees",
+        size: binary_trees::DEPTH,
+        quick_size: binary_trees::DEPTH - 4,
+        per: "node",
+        ops: binary_trees::expected,
+        contenders: binary_trees::CONTENDERS,
+    },
+];
+
 /// One way of running a workload.
 #[derive(Debug, Clone, Copy)]
 pub struct Contender {

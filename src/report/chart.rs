@@ -1,0 +1,92 @@
+//! The SVG chart: one bar group per workload, one bar per contender family (the fastest
+//! of each), nanoseconds per operation on a log scale.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::Report;
+
+/// Families in the order of the legend; a contender belongs to the first whose name
+/// starts its own.
+const FAMILIES: &[&str] =
+    &["arena-kit", "Box", "bumpalo", "typed-arena", "slab", "slotmap", "limit"];
+
+/// The fastest time per operation of `family` in workload `w`, if it runs there.
+fn family_best(report: &Report, w: usize, family: &str) -> Option<f64> {
+    report.workloads[w]
+        .rows
+        .iter()
+        .filter(|r| r.contender.starts_with(family))
+        .map(|r| r.ns_per_op)
+        .min_by(f64::total_cmp)
+}
+
+/// Draws the chart to `path`.
+///
+/// # Errors
+///
+/// Drawing or writing failed.
+pub fn write_svg(report: &Report, path: &Path) -> Result<(), String> {
+    draw(report, path).map_err(|e| format!("cannot draw {}: {e}", path.display()))
+}
+
+#[expect(clippy::cast_precision_loss, reason = "a handful of workloads and families")]
+fn draw(report: &Report, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let groups = report.workloads.len();
+    let all = report.workloads.iter().flat_map(|w| w.rows.iter().map(|r| r.ns_per_op));
+    let (lo, hi) = all.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    // Headroom above the tallest bar for the workload labels and the legend.
+    let (lo, hi) = if lo.is_finite() && hi > 0.0 { (lo / 2.0, hi * 20.0) } else { (0.1, 10.0) };
+
+    let width = 400 + 140 * u32::try_from(groups).unwrap_or(32);
+    let root = SVGBackend::new(path, (width, 520)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "arena-kit against peers: ns per operation (log scale, lower is better)",
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(32)
+        .y_label_area_size(60)
+        // A spare group width on the right holds the legend.
+        .build_cartesian_2d(0.0..groups as f64 + 1.2, (lo..hi).log_scale())?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_label_formatter(&|_| String::new())
+        .y_desc("ns per operation")
+        .draw()?;
+    // Each workload's id, centred over its group.
+    chart.draw_series(report.workloads.iter().enumerate().map(|(w, result)| {
+        Text::new(
+            result.id.to_owned(),
+            (w as f64 + 0.45, hi / 4.0),
+            ("sans-serif", 16).into_font().color(&BLACK),
+        )
+    }))?;
+    let width = 0.8 / FAMILIES.len() as f64;
+    for (f, family) in FAMILIES.iter().enumerate() {
+        let color = Palette99::pick(f);
+        let bars: Vec<_> = (0..groups)
+            .filter_map(|w| family_best(report, w, family).map(|v| (w, v)))
+            .map(|(w, v)| {
+                let x0 = w as f64 + 0.1 + f as f64 * width;
+                Rectangle::new([(x0, lo), (x0 + width * 0.9, v)], color.filled())
+            })
+            .collect();
+        chart
+            .draw_series(bars)?
+            .label(*family)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

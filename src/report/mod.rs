@@ -1,0 +1,197 @@
+//! The comparison report of `cargo run --release`: every workload, every contender, one
+//! process; printed in the seeds' style, charted as SVG, saved as JSON.
+//!
+//! Flow: [`args`] parses the command line; [`measure`] runs each workload's contenders
+//! (a warm-up, then the median of several timed runs, checksums compared); [`table`]
+//! prints; [`chart`] and [`save_json`] write the files.
+
+pub mod args;
+pub mod chart;
+pub mod table;
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::workloads::{ALL, Workload};
+
+/// One contender's result on one workload.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Contender name, e.g. `"bumpalo Bump"`.
+    pub contender: &'static str,
+    /// Median time per operation, in nanoseconds.
+    pub ns_per_op: f64,
+    /// Median time per run, in milliseconds.
+    pub ms_per_run: f64,
+    /// The checksum of what it built (equal across contenders).
+    pub checksum: u64,
+}
+
+/// One workload's results.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadResult {
+    /// `W1` ...
+    pub id: &'static str,
+    /// What was measured.
+    pub title: &'static str,
+    /// The seed and its figures.
+    pub seed: &'static str,
+    /// The size each contender ran at.
+    pub size: usize,
+    /// What one operation is.
+    pub per: &'static str,
+    /// One row per contender, in the workload's order.
+    pub rows: Vec<Row>,
+}
+
+/// The whole report, as saved to JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Timed runs per contender.
+    pub runs: usize,
+    /// Whether sizes were the quick ones.
+    pub quick: bool,
+    /// Logical CPUs of the machine.
+    pub cpus: usize,
+    /// Every workload measured.
+    pub workloads: Vec<WorkloadResult>,
+}
+
+/// Where the output files went.
+#[derive(Debug, Clone)]
+pub struct Outputs {
+    /// The SVG chart.
+    pub svg: PathBuf,
+    /// The JSON figures.
+    pub json: PathBuf,
+}
+
+/// The workloads `only` selects: an exact id, or the id and its `-` variants.
+#[must_use]
+pub fn select(only: Option<&str>) -> Vec<&'static Workload> {
+    ALL.iter()
+        .filter(|w| {
+            only.is_none_or(|id| {
+                w.id.eq_ignore_ascii_case(id)
+                    || w.id
+                        .to_ascii_lowercase()
+                        .starts_with(&format!("{}-", id.to_ascii_lowercase()))
+            })
+        })
+        .collect()
+}
+
+/// Seconds a timed sample lasts at least (it repeats the run as needed).
+const SAMPLE: f64 = 0.002;
+
+/// Seconds that `repeats` runs of `run` at `size` take.
+fn time_runs(run: fn(usize) -> u64, size: usize, repeats: usize) -> f64 {
+    let start = Instant::now();
+    for _ in 0..repeats {
+        black_box(run(black_box(size)));
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// Runs one workload: each contender once to warm up (and to check its checksum against
+/// the first contender's), then `runs` timed samples of at least 2 ms each (the run
+/// repeated as often as needed), reporting the median time per run.
+///
+/// # Errors
+///
+/// A contender whose checksum differs from the first one's: it did different work, so it
+/// gets no row.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss,
+    reason = "repeat counts are clamped to 1..=10 000 and times are positive"
+)]
+pub fn measure(workload: &Workload, size: usize, runs: usize) -> Result<WorkloadResult, String> {
+    let ops = (workload.ops)(size).max(1);
+    let mut rows = Vec::with_capacity(workload.contenders.len());
+    let mut reference = None;
+    for contender in workload.contenders {
+        let checksum = (contender.run)(black_box(size));
+        let expected = *reference.get_or_insert(checksum);
+        if checksum != expected {
+            return Err(format!(
+                "{}: {} built checksum {checksum}, the first contender {expected}: it did different work",
+                workload.id, contender.name
+            ));
+        }
+        // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
+        // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
+        let once = time_runs(contender.run, size, 1);
+        let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
+        let mut times: Vec<f64> = (0..runs.max(1))
+            .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let ns_per_op = median * 1e9 / ops as f64;
+        rows.push(Row { contender: contender.name, ns_per_op, ms_per_run: median * 1e3, checksum });
+    }
+    Ok(WorkloadResult {
+        id: workload.id,
+        title: workload.title,
+        seed: workload.seed,
+        size,
+        per: workload.per,
+        rows,
+    })
+}
+
+/// Runs the selected workloads, printing each table as it completes (progress on
+/// stderr), then the summary, and writes the chart and the JSON.
+///
+/// # Errors
+///
+/// No workload matches `--only`, a checksum mismatch, or a file that cannot be written.
+pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
+    let selected = select(options.only.as_deref());
+    if selected.is_empty() {
+        let ids: Vec<&str> = ALL.iter().map(|w| w.id).collect();
+        return Err(format!(
+            "no workload matches `{}`; there are {}",
+            options.only.as_deref().unwrap_or_default(),
+            ids.join(", ")
+        ));
+    }
+    let mut report = Report {
+        runs: options.runs,
+        quick: options.quick,
+        cpus: std::thread::available_parallelism().map_or(1, usize::from),
+        workloads: Vec::new(),
+    };
+    for (i, workload) in selected.iter().enumerate() {
+        let size = if options.quick { workload.quick_size } else { workload.size };
+        // W7's size is a depth; every other size is a count.
+        let size = if workload.id == "W7" { size } else { (size / options.scale).max(1) };
+        eprintln!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
+        let result = measure(workload, size, options.runs)?;
+        println!("{}", table::render(&result));
+        report.workloads.push(result);
+    }
+    println!("{}", table::summary(&report));
+    std::fs::create_dir_all(&options.out)
+        .map_err(|e| format!("cannot create {}: {e}", options.out.display()))?;
+    let outputs =
+        Outputs { svg: options.out.join("report.svg"), json: options.out.join("report.json") };
+    chart::write_svg(&report, &outputs.svg)?;
+    save_json(&report, &outputs.json)?;
+    Ok((report, outputs))
+}
+
+/// Writes the figures as JSON.
+///
+/// # Errors
+///
+/// The file cannot be written.
+pub fn save_json(report: &Report, path: &Path) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
