@@ -184,25 +184,41 @@ impl<T> Pool<'_, T> {
 impl<'id, T> Pool<'id, T> {
     // ----- inserting --------------------------------------------------------------------
 
-    /// A vacant slot for the next value: the head of the free list, or a new slot.
+    /// A slot for the next value (the head of the free list, or a new slot), already
+    /// marked occupied with `owned` (`OWNED` or 0); [`fill`](Self::fill) puts the value in.
     #[inline]
-    fn claim(&mut self) -> Result<u32, AllocError> {
+    fn claim(&mut self, owned: u32) -> Result<u32, AllocError> {
         if self.free_head == NONE {
             let len = self.slots.len();
             if len < self.slots.capacity() && len < self.meta.capacity() && len < MAX_SLOTS {
                 // Room without reallocating: the common case of a growing pool.
-                self.slots.push(Slot { next: NONE });
-                self.meta.push(self.gen_floor << GEN_SHIFT);
+                let meta = (self.gen_floor << GEN_SHIFT) | OCCUPIED | owned;
+                // SAFETY: `len < capacity`, so element `len` is allocated.
+                let slot = unsafe { self.slots.as_mut_ptr().add(len) };
+                // SAFETY: `len < capacity` for `meta` too.
+                let meta_slot = unsafe { self.meta.as_mut_ptr().add(len) };
+                // SAFETY: in-bounds of the allocation (above), and not yet initialised.
+                unsafe { slot.write(Slot { next: NONE }) };
+                // SAFETY: as above.
+                unsafe { meta_slot.write(meta) };
+                // SAFETY: element `len` of each vector was just initialised.
+                unsafe { self.slots.set_len(len + 1) };
+                // SAFETY: as above.
+                unsafe { self.meta.set_len(len + 1) };
                 self.peak = self.peak.max(len + 1);
                 // `len < MAX_SLOTS`, which fits a `u32`.
                 return Ok(len as u32);
             }
-            return self.grow();
+            let index = self.grow()?;
+            self.meta[index as usize] |= OCCUPIED | owned;
+            return Ok(index);
         }
         let index = self.free_head;
         // SAFETY: the free list holds only in-bounds vacant slots, whose `next` field is
         // the one written when they were freed.
         self.free_head = unsafe { self.slots.get_unchecked(index as usize).next };
+        // SAFETY: `meta` has one entry per slot, and `index` is in bounds.
+        *unsafe { self.meta.get_unchecked_mut(index as usize) } |= OCCUPIED | owned;
         Ok(index)
     }
 
@@ -224,19 +240,17 @@ impl<'id, T> Pool<'id, T> {
         Ok((self.slots.len() - 1) as u32)
     }
 
-    /// Moves `value` into the claimed slot `index` and marks it occupied (and owned).
+    /// Moves `value` into the slot `index` that `claim` just marked occupied.
     ///
     /// # Safety
     ///
     /// `index` came from `claim` and was not filled since.
     #[inline]
-    unsafe fn fill(&mut self, index: u32, value: T, owned: bool) {
-        let i = index as usize;
-        // SAFETY: `claim` returns an in-bounds vacant slot (caller); a vacant slot holds no
-        // value, so overwriting it drops nothing.
-        *unsafe { self.slots.get_unchecked_mut(i) } = Slot { value: ManuallyDrop::new(value) };
-        // SAFETY: `meta` has one entry per slot.
-        *unsafe { self.meta.get_unchecked_mut(i) } |= OCCUPIED | if owned { OWNED } else { 0 };
+    unsafe fn fill(&mut self, index: u32, value: T) {
+        // SAFETY: `claim` returns an in-bounds slot that holds no value yet (caller), so
+        // overwriting it drops nothing.
+        *unsafe { self.slots.get_unchecked_mut(index as usize) } =
+            Slot { value: ManuallyDrop::new(value) };
         self.len += 1;
     }
 
@@ -257,9 +271,9 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[track_caller]
     pub fn insert(&mut self, value: T) -> Handle<'id> {
-        let index = self.claim().unwrap_or_else(|e| fail(e));
+        let index = self.claim(OWNED).unwrap_or_else(|e| fail(e));
         // SAFETY: `index` was just claimed.
-        unsafe { self.fill(index, value, true) };
+        unsafe { self.fill(index, value) };
         Handle::new(index, self.brand)
     }
 
@@ -281,10 +295,10 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert(&mut self, value: T) -> Result<Handle<'id>, TryAllocError<T>> {
-        match self.claim() {
+        match self.claim(OWNED) {
             Ok(index) => {
                 // SAFETY: `index` was just claimed.
-                unsafe { self.fill(index, value, true) };
+                unsafe { self.fill(index, value) };
                 Ok(Handle::new(index, self.brand))
             }
             Err(e) => Err(TryAllocError::new(e, value)),
@@ -310,9 +324,9 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[track_caller]
     pub fn insert_keyed(&mut self, value: T) -> Key<'id> {
-        let index = self.claim().unwrap_or_else(|e| fail(e));
+        let index = self.claim(0).unwrap_or_else(|e| fail(e));
         // SAFETY: `index` was just claimed.
-        unsafe { self.fill(index, value, false) };
+        unsafe { self.fill(index, value) };
         self.key_at(index)
     }
 
@@ -332,10 +346,10 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert_keyed(&mut self, value: T) -> Result<Key<'id>, TryAllocError<T>> {
-        match self.claim() {
+        match self.claim(0) {
             Ok(index) => {
                 // SAFETY: `index` was just claimed.
-                unsafe { self.fill(index, value, false) };
+                unsafe { self.fill(index, value) };
                 Ok(self.key_at(index))
             }
             Err(e) => Err(TryAllocError::new(e, value)),
