@@ -18,6 +18,9 @@
 //!   brand of its own; [`Handle`] (owning, unchecked access) and [`Key`] (copyable,
 //!   generation-checked) name its values; [`SecondaryMap`] holds side data by key.
 //! - [`AllocError`] / [`TryAllocError`]: what a `try_` method returns, value included.
+//! - `&Scope` implements `allocator_api2::alloc::Allocator`: `allocator_api2::vec::Vec`
+//!   and `hashbrown` collections keep their buffers in a scope; the newest allocation
+//!   grows and shrinks in place.
 //!
 //! Data flows one way: system allocator (one private module, `raw`, is the only one that calls
 //! it) → block → block pool → scope → your values.
@@ -74,6 +77,7 @@
 
 extern crate alloc;
 
+mod allocator;
 mod arena;
 mod block;
 mod block_pool;

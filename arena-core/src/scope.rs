@@ -992,6 +992,53 @@ impl<'p> Scope<'p> {
         self.alloc_layout_inner(layout.pad_to_align())
     }
 
+    /// Whether `[ptr, ptr + layout padded)` is the newest allocation: it ends at the cursor.
+    /// Only then may the cursor move back over it.
+    #[inline]
+    fn is_tip(&self, ptr: NonNull<u8>, layout: Layout) -> bool {
+        let padded = layout.pad_to_align().size();
+        padded > 0 && ptr.as_ptr().addr().checked_add(padded) == Some(self.cur.get().addr())
+    }
+
+    /// Gives the bytes of the tip allocation back to the bump (anything else is kept
+    /// until the scope ends).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is a live allocation of `layout` from this scope, and is not used afterwards.
+    #[inline]
+    pub(crate) unsafe fn give_back_tip(&self, ptr: NonNull<u8>, layout: Layout) {
+        if self.is_tip(ptr, layout) {
+            self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr()));
+        }
+    }
+
+    /// Resizes the tip allocation in place if it is the tip, stays aligned for
+    /// `new_layout`, and fits in the current block; returns whether it did.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is a live allocation of `old_layout` from this scope.
+    pub(crate) unsafe fn resize_tip(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> bool {
+        if !self.is_tip(ptr, old_layout) || !ptr.as_ptr().addr().is_multiple_of(new_layout.align())
+        {
+            return false;
+        }
+        let new_padded = new_layout.pad_to_align().size();
+        let room = self.end.get().addr() - ptr.as_ptr().addr();
+        if new_padded == 0 || new_padded > room {
+            return false;
+        }
+        // The cursor stays inside the current block: `ptr + new_padded <= end`.
+        self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr() + new_padded));
+        true
+    }
+
     // ----- cleanup --------------------------------------------------------------------
 
     /// Registers `f` to run when the scope ends (APR's cleanup registration), in LIFO

@@ -9,6 +9,7 @@
 
 mod arena;
 mod block_pool;
+mod collections;
 mod common;
 mod drops;
 mod errors;

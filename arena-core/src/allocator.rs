@@ -1,0 +1,83 @@
+//! `allocator_api2::Allocator` for scopes: collections that live in a scope.
+//!
+//! `&Scope` (and so `&Arena`) is an allocator: `allocator_api2::vec::Vec<T, &Scope>`,
+//! `hashbrown::HashMap<K, V, S, &Scope>` and friends put their buffers in the scope.
+//!
+//! - The newest allocation (the *tip*) grows in place when the block has room, and
+//!   shrinking or freeing it gives the bytes back: a vector filled with nothing else
+//!   allocated in between never copies until its block is full.
+//! - Anything else "freed" stays until the scope ends (a bump arena frees nothing in the
+//!   middle); growing it copies to the tip.
+//! - Safety across nesting: a child scope bumps in blocks of its own, so a collection of
+//!   the parent can never grow over a child's values, nor a child's over the parent's (the
+//!   problem of bump-scope's advisory GHSA-xhx6-q96x-pf9c cannot arise); the borrow of
+//!   `&Scope` keeps every collection inside its scope's lifetime, and `reset` needs
+//!   `&mut Scope`, so it cannot run while a collection is alive.
+
+use core::alloc::Layout;
+use core::ptr::{self, NonNull};
+
+use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
+
+use crate::scope::Scope;
+
+// SAFETY: (1) blocks returned by `allocate` are fresh bump allocations of at least the
+// requested size and alignment, valid until the scope ends; every copy of `&Scope`
+// borrows the scope, so none outlives that memory. (2) Moving or copying the `&Scope`
+// does not move the memory. (3) `deallocate`, `grow` and `shrink` only move the bump
+// cursor back when the block is the tip (`Scope::is_tip`), so they never hand out bytes
+// that another live allocation uses.
+unsafe impl Allocator for &Scope<'_> {
+    #[inline]
+    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
+        let ptr = self.try_alloc_layout(layout).map_err(|_| ApiAllocError)?;
+        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
+    }
+
+    #[inline]
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.
+        unsafe { self.give_back_tip(ptr, layout) };
+    }
+
+    unsafe fn grow(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
+        if unsafe { self.resize_tip(ptr, old_layout, new_layout) } {
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        let new = self.allocate(new_layout)?;
+        // SAFETY: the new block is fresh (it cannot overlap the old one) and at least
+        // `old_layout.size()` bytes long, since growing means `new >= old`.
+        unsafe {
+            ptr::copy_nonoverlapping(ptr.as_ptr(), new.cast::<u8>().as_ptr(), old_layout.size())
+        };
+        Ok(new)
+    }
+
+    unsafe fn shrink(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
+        if unsafe { self.resize_tip(ptr, old_layout, new_layout) } {
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        if ptr.as_ptr().addr().is_multiple_of(new_layout.align()) {
+            // Not the tip, but already aligned: keep the bytes where they are.
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        let new = self.allocate(new_layout)?;
+        // SAFETY: fresh, non-overlapping, and `new_layout.size() <= old_layout.size()`.
+        unsafe {
+            ptr::copy_nonoverlapping(ptr.as_ptr(), new.cast::<u8>().as_ptr(), new_layout.size())
+        };
+        Ok(new)
+    }
+}
