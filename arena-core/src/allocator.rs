@@ -51,11 +51,10 @@ unsafe impl Allocator for &Scope<'_> {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         let new = self.allocate(new_layout)?;
+        let dst = new.cast::<u8>().as_ptr();
         // SAFETY: the new block is fresh (it cannot overlap the old one) and at least
         // `old_layout.size()` bytes long, since growing means `new >= old`.
-        unsafe {
-            ptr::copy_nonoverlapping(ptr.as_ptr(), new.cast::<u8>().as_ptr(), old_layout.size())
-        };
+        unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, old_layout.size()) };
         Ok(new)
     }
 
@@ -74,10 +73,9 @@ unsafe impl Allocator for &Scope<'_> {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         let new = self.allocate(new_layout)?;
+        let dst = new.cast::<u8>().as_ptr();
         // SAFETY: fresh, non-overlapping, and `new_layout.size() <= old_layout.size()`.
-        unsafe {
-            ptr::copy_nonoverlapping(ptr.as_ptr(), new.cast::<u8>().as_ptr(), new_layout.size())
-        };
+        unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, new_layout.size()) };
         Ok(new)
     }
 }
