@@ -21,12 +21,13 @@ use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 
 use crate::scope::Scope;
 
-// SAFETY: (1) blocks returned by `allocate` are fresh bump allocations of at least the
-// requested size and alignment, valid until the scope ends; every copy of `&Scope`
-// borrows the scope, so none outlives that memory. (2) Moving or copying the `&Scope`
-// does not move the memory. (3) `deallocate`, `grow` and `shrink` only move the bump
-// cursor back when the block is the tip (`Scope::is_tip`), so they never hand out bytes
-// that another live allocation uses.
+// Why this impl keeps `Allocator`'s contract:
+// (1) blocks returned by `allocate` are fresh bump allocations of at least the requested
+// size and alignment, valid until the scope ends; every copy of `&Scope` borrows the
+// scope, so none outlives that memory; (2) moving or copying the `&Scope` does not move
+// the memory; (3) `deallocate`, `grow` and `shrink` only move the bump cursor back when
+// the block is the tip (`Scope::is_tip`), so they never hand out bytes in use.
+// SAFETY: (1) to (3) above.
 unsafe impl Allocator for &Scope<'_> {
     #[inline]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
