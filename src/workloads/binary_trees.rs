@@ -21,6 +21,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Arena per depth", run: arena_per_depth },
     Contender { name: "Box", run: boxed },
     Contender { name: "bumpalo Bump::reset per tree", run: bumpalo_reset },
+    Contender { name: "bump-scope Bump::reset per tree", run: bump_scope_reset },
     Contender { name: "typed-arena Arena per tree", run: typed_arena_per_tree },
 ];
 
@@ -125,6 +126,27 @@ pub fn bumpalo_reset(max_depth: usize) -> u64 {
         let mut bump = bumpalo::Bump::new();
         for _ in 0..trees {
             sum += check_bump(build_bump(&bump, depth));
+            bump.reset();
+        }
+    }
+    sum
+}
+
+fn build_bump_scope(bump: &bump_scope::Bump, depth: usize) -> &BumpNode<'_> {
+    let children =
+        (depth > 0).then(|| (build_bump_scope(bump, depth - 1), build_bump_scope(bump, depth - 1)));
+    bump.alloc(BumpNode { children }).into_mut()
+}
+
+/// One `bump_scope::Bump` per depth, reset after each tree.
+#[must_use]
+pub fn bump_scope_reset(max_depth: usize) -> u64 {
+    let long_lived: bump_scope::Bump = bump_scope::Bump::new();
+    let mut sum = check_bump(build_bump_scope(&long_lived, max_depth));
+    for (depth, trees) in rounds(max_depth) {
+        let mut bump: bump_scope::Bump = bump_scope::Bump::new();
+        for _ in 0..trees {
+            sum += check_bump(build_bump_scope(&bump, depth));
             bump.reset();
         }
     }

@@ -18,6 +18,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope on warm BlockPool", run: scope_on_warm_pool },
     Contender { name: "Box (all kept, then dropped)", run: boxed },
     Contender { name: "bumpalo Bump", run: bumpalo },
+    Contender { name: "bump-scope Bump", run: bump_scope },
     Contender { name: "typed-arena Arena", run: typed_arena },
     Contender { name: "limit: reserved Vec", run: limit_reserved_vec },
 ];
@@ -71,6 +72,13 @@ pub fn boxed(n: usize) -> u64 {
 pub fn bumpalo(n: usize) -> u64 {
     let bump = bumpalo::Bump::new();
     sum_allocs(n, |i| bump.alloc(i))
+}
+
+/// One `bump_scope::Bump` for all `n` values.
+#[must_use]
+pub fn bump_scope(n: usize) -> u64 {
+    let bump: bump_scope::Bump = bump_scope::Bump::new();
+    sum_allocs(n, |i| bump.alloc(i).into_mut())
 }
 
 /// One `typed_arena::Arena<u32>` for all `n` values.

@@ -19,6 +19,8 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "Box", run: boxed },
     Contender { name: "bumpalo Bump (fresh)", run: bumpalo_fresh },
     Contender { name: "bumpalo Bump::reset", run: bumpalo_reset },
+    Contender { name: "bump-scope Bump (fresh)", run: bump_scope_fresh },
+    Contender { name: "bump-scope Bump::reset", run: bump_scope_reset },
     Contender { name: "typed-arena Arena (fresh)", run: typed_arena_fresh },
     Contender { name: "limit: reserved Vec, clear", run: limit_reserved_vec },
 ];
@@ -86,6 +88,26 @@ pub fn limit_reserved_vec(n: usize) -> u64 {
         buffer.push(i);
         let x = *black_box(&buffer[0]);
         buffer.clear();
+        x
+    })
+}
+
+/// A new `bump_scope::Bump` per round.
+#[must_use]
+pub fn bump_scope_fresh(n: usize) -> u64 {
+    sum_rounds(n, |i| {
+        let bump: bump_scope::Bump = bump_scope::Bump::new();
+        *black_box(bump.alloc(i))
+    })
+}
+
+/// One `bump_scope::Bump`, reset each round.
+#[must_use]
+pub fn bump_scope_reset(n: usize) -> u64 {
+    let mut bump: bump_scope::Bump = bump_scope::Bump::new();
+    sum_rounds(n, |i| {
+        let x = *black_box(bump.alloc(i));
+        bump.reset();
         x
     })
 }
