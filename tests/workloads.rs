@@ -5,10 +5,20 @@ use arena_kit::workloads::{
     Contender, binary_trees, expected_sum, fixed_churn, many_small, scope_churn, two_pools,
 };
 
-fn check_all(contenders: &[Contender], n: usize) {
+/// Every contender's checksum equals `expected` (the first contender's when `None`).
+fn agree_on(contenders: &[Contender], n: usize, expected: Option<u64>) {
+    let expected = expected.unwrap_or_else(|| (contenders[0].run)(n));
     for contender in contenders {
-        assert_eq!((contender.run)(n), expected_sum(n), "{} at n = {n}", contender.name);
+        assert_eq!((contender.run)(n), expected, "{} at n = {n}", contender.name);
     }
+}
+
+fn check_all(contenders: &[Contender], n: usize) {
+    agree_on(contenders, n, Some(expected_sum(n)));
+}
+
+fn agree(contenders: &[Contender], n: usize) {
+    agree_on(contenders, n, None);
 }
 
 #[test]
@@ -28,14 +38,6 @@ fn w2_contenders_agree() {
 #[test]
 fn the_seed_sizes_are_kept() {
     assert_eq!((scope_churn::N, many_small::N), (60_000, 60_000));
-}
-
-/// All contenders agree with the first one.
-fn agree(contenders: &[Contender], n: usize) {
-    let reference = (contenders[0].run)(n);
-    for contender in contenders {
-        assert_eq!((contender.run)(n), reference, "{} at n = {n}", contender.name);
-    }
 }
 
 #[test]

@@ -51,12 +51,8 @@ unsafe impl Allocator for &Scope<'_> {
         if unsafe { self.resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
-        let new = self.allocate(new_layout)?;
-        let dst = new.cast::<u8>().as_ptr();
-        // SAFETY: the new block is fresh (it cannot overlap the old one) and at least
-        // `old_layout.size()` bytes long, since growing means `new >= old`.
-        unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, old_layout.size()) };
-        Ok(new)
+        // SAFETY: growing means `old_layout.size() <= new_layout.size()`; `ptr` is live.
+        unsafe { relocate(self, ptr, new_layout, old_layout.size()) }
     }
 
     unsafe fn shrink(
@@ -73,10 +69,27 @@ unsafe impl Allocator for &Scope<'_> {
             // Not the tip, but already aligned: keep the bytes where they are.
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
-        let new = self.allocate(new_layout)?;
-        let dst = new.cast::<u8>().as_ptr();
-        // SAFETY: fresh, non-overlapping, and `new_layout.size() <= old_layout.size()`.
-        unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, new_layout.size()) };
-        Ok(new)
+        // SAFETY: shrinking means `new_layout.size() <= old_layout.size()`; `ptr` is live.
+        unsafe { relocate(self, ptr, new_layout, new_layout.size()) }
     }
+}
+
+/// Allocates `new_layout` at the tip and copies the first `keep` bytes of `ptr` there:
+/// the path of `grow` and `shrink` when the block cannot be resized in place.
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
+unsafe fn relocate(
+    scope: &Scope<'_>,
+    ptr: NonNull<u8>,
+    new_layout: Layout,
+    keep: usize,
+) -> Result<NonNull<[u8]>, ApiAllocError> {
+    let new = (&scope).allocate(new_layout)?;
+    let dst = new.cast::<u8>().as_ptr();
+    // SAFETY: the new block is fresh, so it cannot overlap `ptr`, and both hold `keep`
+    // bytes (caller).
+    unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, keep) };
+    Ok(new)
 }

@@ -47,14 +47,16 @@ const fn data_offset(align: usize) -> usize {
     if align > HEADER { align } else { HEADER }
 }
 
-/// Bytes a block needs so that `layout` fits at the start of its data, for a block aligned
-/// to `max(layout.align(), BLOCK_ALIGN)`.
+/// Bytes of a dedicated block for `layout` (aligned to `max(layout.align(), BLOCK_ALIGN)`,
+/// `layout` at the start of its data), rounded up to fill whole pages where that still
+/// makes a valid size.
 pub(crate) fn dedicated_size(layout: Layout) -> Result<usize, AllocError> {
     let align = layout.align().max(BLOCK_ALIGN);
-    data_offset(align)
+    let size = data_offset(align)
         .checked_add(layout.size())
         .filter(|&n| n <= isize::MAX as usize - (align - 1))
-        .ok_or(AllocError::LayoutTooLarge { size: layout.size(), align: layout.align() })
+        .ok_or(AllocError::LayoutTooLarge { size: layout.size(), align: layout.align() })?;
+    Ok(raw::page_fill(size).unwrap_or(size))
 }
 
 /// Whether `layout` surely fits in a fresh standard block of `block_size` bytes, whatever

@@ -431,7 +431,6 @@ impl BlockPool {
     #[inline(never)]
     fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
         let size = block::dedicated_size(layout)?;
-        let size = raw::page_fill(size).unwrap_or(size);
         let block = self.allocate_block(size, layout.align().max(BLOCK_ALIGN))?;
         self.dedicated_live.set(self.dedicated_live.get() + 1);
         self.dedicated_bytes.set(self.dedicated_bytes.get() + size);

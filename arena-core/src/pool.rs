@@ -52,6 +52,12 @@ const NONE: u32 = u32::MAX;
 /// Slots the index space holds (`Handle` stores index + 1 in a `NonZeroU32`).
 const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
 
+/// The key version of an occupied slot's meta word: the meta without the owned bit
+/// (occupied slots have bit 0 set, so it is never zero).
+fn version(meta: u32) -> NonZeroU32 {
+    NonZeroU32::new(meta & !OWNED).unwrap_or(NonZeroU32::MIN)
+}
+
 /// A slot: the value, or the next vacant index.
 union Slot<T> {
     value: ManuallyDrop<T>,
@@ -358,10 +364,7 @@ impl<'id, T> Pool<'id, T> {
 
     /// The key of the value now in occupied slot `index`.
     fn key_at(&self, index: u32) -> Key<'id> {
-        let version = self.meta[index as usize] & !OWNED;
-        // An occupied slot's version has bit 0 set.
-        let version = NonZeroU32::new(version).unwrap_or(NonZeroU32::MIN);
-        Key::new(index, version, self.brand)
+        Key::new(index, version(self.meta[index as usize]), self.brand)
     }
 
     // ----- owning handles -------------------------------------------------------------
@@ -889,9 +892,8 @@ impl<'id, T> Pool<'id, T> {
             .enumerate()
             .filter(|(_, (_, m))| **m & OCCUPIED != 0)
             .map(move |(i, (slot, m))| {
-                let version = NonZeroU32::new(m & !OWNED).unwrap_or(NonZeroU32::MIN);
                 // `i` < `MAX_SLOTS`, which fits a `u32`.
-                let key = Key::new(i as u32, version, brand);
+                let key = Key::new(i as u32, version(*m), brand);
                 // SAFETY: the slot is occupied (filtered above).
                 (key, unsafe { &mut *slot.value })
             })

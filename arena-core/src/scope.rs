@@ -385,7 +385,13 @@ impl<'p> Scope<'p> {
     /// Room for a drop node followed by one `T`, in one bump.
     #[inline(always)]
     fn reserve_with_node<T>(&self) -> Result<Slot<T>, AllocError> {
-        let (layout, offset) = with_node(Layout::new::<T>())?;
+        self.reserve_after_node(Layout::new::<T>())
+    }
+
+    /// Room for a drop node followed by `value` (one `T` or an array of them), in one bump.
+    #[inline(always)]
+    fn reserve_after_node<T>(&self, value: Layout) -> Result<Slot<T>, AllocError> {
+        let (layout, offset) = with_node(value)?;
         let base = self.alloc_layout_inner(layout)?;
         // SAFETY: `offset` is within the `layout` just allocated at `base`.
         let data = unsafe { base.add(offset) }.cast();
@@ -397,11 +403,7 @@ impl<'p> Scope<'p> {
     fn reserve_slice<T>(&self, len: usize) -> Result<Slot<T>, AllocError> {
         let array = Layout::array::<T>(len).map_err(|_| AllocError::SizeOverflow)?;
         if needs_drop::<T>() && len > 0 {
-            let (layout, offset) = with_node(array)?;
-            let base = self.alloc_layout_inner(layout)?;
-            // SAFETY: `offset` is within the `layout` just allocated at `base`.
-            let data = unsafe { base.add(offset) }.cast();
-            Ok(Slot { data, node: Some(base.cast()) })
+            self.reserve_after_node(array)
         } else {
             Ok(Slot { data: self.alloc_layout_inner(array)?.cast(), node: None })
         }

@@ -41,14 +41,8 @@ impl Source<'_> {
             Source::Pool(pool) if block::fits_standard(layout, pool.block_size()) => {
                 Ok(pool.block_size())
             }
-            Source::Pool(_) => {
-                let size = block::dedicated_size(layout)?;
-                Ok(raw::page_fill(size).unwrap_or(size))
-            }
-            Source::System(next) => {
-                let size = block::dedicated_size(layout)?;
-                Ok(raw::page_fill(size).unwrap_or(size).max(next.get()))
-            }
+            Source::Pool(_) => block::dedicated_size(layout),
+            Source::System(next) => Ok(block::dedicated_size(layout)?.max(next.get())),
         }
     }
 
