@@ -19,15 +19,25 @@
 //!   pool and no pool whose brand the caller picks.
 //!
 //! This is the technique of `generativity` and `ghost-cell`'s closure form, written here
-//! without a macro; its proof is the type of [`Pool::with`](crate::Pool::with), so it
-//! needs no `unsafe`. `tests/ui/brand_*.rs` are the attacks that must not compile.
+//! without a macro; its proof is the type of [`Brand::with`], so it needs no `unsafe`.
+//! `tests/ui/brand_*.rs` are the attacks that must not compile.
+//!
+//! # `Brand`: one fresh brand, for exactly one pool
+//!
+//! [`Pool::with`](crate::Pool::with) fixes the value type *outside* the `for<'id>`, so a
+//! value type that mentions the brand (a linked node holding `Key<'id>`s of its own pool)
+//! cannot be named there. [`Brand::with`] hands out the bare brand instead, and
+//! [`Pool::new_in`](crate::Pool::new_in) turns it into a pool whose value type is chosen
+//! inside the closure. A `Brand` is neither `Copy` nor `Clone` and every constructor that
+//! takes one consumes it, so one brand still names one pool: two pools sharing a brand
+//! would accept each other's handles.
 
 use core::fmt;
 use core::marker::PhantomData;
 
 /// The brand of one pool: a zero-sized, `Copy` token carrying the invariant lifetime `'id`.
 ///
-/// Only [`Pool::with`](crate::Pool::with) makes one. It is `Send` and `Sync`: it holds no
+/// Only [`Brand::with`] makes one (inside a [`Brand`]). It is `Send` and `Sync`: it holds no
 /// data, and a brand crossing threads proves nothing about any pool by itself.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Id<'id> {
@@ -36,7 +46,7 @@ pub(crate) struct Id<'id> {
 
 impl Id<'_> {
     /// A brand token for `'id`. Crate-private. Making a *pool* with it is sound only where
-    /// `'id` is universally quantified by the caller (`Pool::with`'s `for<'id>` closure);
+    /// `'id` is universally quantified by the caller (`Brand::with`'s `for<'id>` closure);
     /// rebuilding a checked `Key<'id>` from the parts of an earlier key of the same brand
     /// (`SecondaryMap::retain`) is sound anywhere, since keys are checked on every use.
     pub(crate) const fn fresh() -> Self {
@@ -47,5 +57,86 @@ impl Id<'_> {
 impl fmt::Debug for Id<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Id<'_>")
+    }
+}
+
+/// A fresh brand, not yet given to a pool: the generative lifetime `'id` as a value.
+///
+/// Made only by [`Brand::with`]; consumed by [`Pool::new_in`](crate::Pool::new_in) or
+/// [`RowIndex::new_in`](crate::RowIndex::new_in) (and the pools `#[derive(ArenaAlloc)]`
+/// generates), so one brand names exactly one pool. Needed where the pool's value type
+/// mentions the brand itself (linked structures); [`Pool::with`](crate::Pool::with) is the
+/// shorter form otherwise.
+///
+/// # Examples
+///
+/// A singly linked list whose nodes hold keys of their own pool:
+///
+/// ```
+/// use arena_core::{Brand, Key, Pool};
+///
+/// struct Node<'id> { value: u32, next: Option<Key<'id>> }
+///
+/// let sum = Brand::with(|brand| {
+///     let mut pool: Pool<'_, Node<'_>> = Pool::new_in(brand);
+///     let tail = pool.insert_keyed(Node { value: 2, next: None });
+///     let head = pool.insert_keyed(Node { value: 1, next: Some(tail) });
+///     let (mut sum, mut at) = (0, Some(head));
+///     while let Some(key) = at {
+///         let node = pool.get_key(key).unwrap();
+///         sum += node.value;
+///         at = node.next;
+///     }
+///     sum
+/// });
+/// assert_eq!(sum, 3);
+/// ```
+///
+/// A brand names one pool only:
+///
+/// ```compile_fail
+/// use arena_core::{Brand, Pool};
+/// Brand::with(|brand| {
+///     let a: Pool<'_, u8> = Pool::new_in(brand);
+///     let b: Pool<'_, u8> = Pool::new_in(brand); // use of moved value
+/// });
+/// ```
+pub struct Brand<'id> {
+    id: Id<'id>,
+}
+
+impl Brand<'_> {
+    /// Runs `f` with a brand no other call has, and returns what `f` returns.
+    ///
+    /// As with [`Pool::with`](crate::Pool::with), `f` must accept *any* brand
+    /// (`for<'id>`), so nothing that mentions it can be returned.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{Brand, Pool};
+    ///
+    /// let n = Brand::with(|brand| {
+    ///     let mut pool = Pool::new_in(brand);
+    ///     let h = pool.insert("x");
+    ///     pool.remove(h).len()
+    /// });
+    /// assert_eq!(n, 1);
+    /// ```
+    pub fn with<R>(f: impl for<'id> FnOnce(Brand<'id>) -> R) -> R {
+        f(Brand { id: Id::fresh() })
+    }
+}
+
+impl<'id> Brand<'id> {
+    /// Gives the brand up for the one pool that will carry it.
+    pub(crate) fn into_id(self) -> Id<'id> {
+        self.id
+    }
+}
+
+impl fmt::Debug for Brand<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Brand<'_>")
     }
 }

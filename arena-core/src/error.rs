@@ -164,7 +164,19 @@ pub struct TryAllocError<T> {
 }
 
 impl<T> TryAllocError<T> {
-    pub(crate) fn new(error: AllocError, value: T) -> Self {
+    /// Pairs an error with the value it could not store: for storage built on the kit's
+    /// types (the pools `#[derive(ArenaAlloc)]` generates use it) to hand values back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{AllocError, TryAllocError};
+    ///
+    /// let err = TryAllocError::new(AllocError::CapacityExceeded { max: 0 }, "kept");
+    /// assert_eq!(err.into_value(), "kept");
+    /// ```
+    #[must_use]
+    pub fn new(error: AllocError, value: T) -> Self {
         TryAllocError { error, value }
     }
 

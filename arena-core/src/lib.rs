@@ -17,6 +17,11 @@
 //! - [`Pool`]: index-based free-list storage for one type, made by [`Pool::with`] with a
 //!   brand of its own; [`Handle`] (owning, unchecked access) and [`Key`] (copyable,
 //!   generation-checked) name its values; [`SecondaryMap`] holds side data by key.
+//!   [`Brand`] hands out a bare brand, for value types that hold keys of their own pool.
+//! - [`RowIndex`]: the handle side of struct-of-arrays storage (rows that stay dense).
+//! - `#[derive(ArenaAlloc)]` (see [`ArenaAlloc`]): a typed pool for your struct, plain or
+//!   struct-of-arrays, built on [`Pool`] and [`RowIndex`]; [`arena_new!`] and
+//!   [`try_arena_new!`] are `STD_NEW` for scopes and pools alike.
 //! - [`AllocError`] / [`TryAllocError`]: what a `try_` method returns, value included.
 //! - `&Scope` implements `allocator_api2::alloc::Allocator`: `allocator_api2::vec::Vec`
 //!   and `hashbrown` collections keep their buffers in a scope; the newest allocation
@@ -88,15 +93,19 @@ mod handle;
 mod new_macro;
 mod pool;
 mod raw;
+mod row_index;
 mod scope;
 mod secondary_map;
 mod source;
 
 pub use arena::Arena;
 pub use block_pool::{BlockPool, DEFAULT_BLOCK_SIZE, PoolStats};
+pub use brand::Brand;
 pub use error::{AllocError, LimitKind, TryAllocError};
 pub use handle::{Handle, Key};
+pub use new_macro::ArenaNew;
 pub use pool::{Pool, SlotStats};
+pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
 pub use secondary_map::SecondaryMap;
 
@@ -121,3 +130,9 @@ pub trait ArenaAlloc {}
 
 #[cfg(feature = "derive")]
 pub use arena_derive::ArenaAlloc;
+
+/// What `#[derive(ArenaAlloc)]` expansions name; not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use alloc::vec::Vec;
+}

@@ -38,7 +38,7 @@ use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 use core::ptr;
 
-use crate::brand::Id;
+use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::handle::{Handle, Key};
 
@@ -174,7 +174,46 @@ impl<T> Pool<'_, T> {
     /// });
     /// ```
     pub fn with_capacity<R>(capacity: usize, f: impl for<'id> FnOnce(Pool<'id, T>) -> R) -> R {
-        f(Pool {
+        Brand::with(|brand| f(Pool::with_capacity_in(capacity, brand)))
+    }
+}
+
+impl<'id, T> Pool<'id, T> {
+    /// A new, empty pool carrying `brand`: for value types that mention the brand
+    /// themselves (see [`Brand`]); [`Pool::with`] is shorter otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{Brand, Key, Pool};
+    ///
+    /// struct Edge<'id> { to: Option<Key<'id>> }
+    ///
+    /// Brand::with(|brand| {
+    ///     let mut pool: Pool<'_, Edge<'_>> = Pool::new_in(brand);
+    ///     let a = pool.insert_keyed(Edge { to: None });
+    ///     let b = pool.insert_keyed(Edge { to: Some(a) });
+    ///     assert_eq!(pool.get_key(b).unwrap().to, Some(a));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn new_in(brand: Brand<'id>) -> Self {
+        Self::with_capacity_in(0, brand)
+    }
+
+    /// [`new_in`](Self::new_in), with room for `capacity` values before the buffer grows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Brand::with(|brand| {
+    ///     let pool = arena_core::Pool::<u8>::with_capacity_in(64, brand);
+    ///     assert!(pool.capacity() >= 64);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn with_capacity_in(capacity: usize, brand: Brand<'id>) -> Self {
+        Pool {
             slots: Vec::with_capacity(capacity),
             meta: Vec::with_capacity(capacity),
             free_head: NONE,
@@ -182,8 +221,8 @@ impl<T> Pool<'_, T> {
             peak: 0,
             gen_floor: 0,
             max_free: None,
-            brand: Id::fresh(),
-        })
+            brand: brand.into_id(),
+        }
     }
 }
 
@@ -363,8 +402,20 @@ impl<'id, T> Pool<'id, T> {
     }
 
     /// The key of the value now in occupied slot `index`.
-    fn key_at(&self, index: u32) -> Key<'id> {
-        Key::new(index, version(self.meta[index as usize]), self.brand)
+    pub(crate) fn key_at(&self, index: u32) -> Key<'id> {
+        let meta = self.meta[index as usize];
+        debug_assert!(meta & OCCUPIED != 0, "slot {index} is occupied");
+        Key::new(index, version(meta), self.brand)
+    }
+
+    /// The value in slot `index`, which must be occupied (checked: panics otherwise).
+    /// For [`RowIndex`](crate::RowIndex), which names its slots by index.
+    pub(crate) fn occupied_mut(&mut self, index: u32) -> &mut T {
+        let i = index as usize;
+        assert!(self.meta[i] & OCCUPIED != 0, "slot {index} is vacant");
+        // SAFETY: `i` is in bounds (the indexing above did not panic) and the slot is
+        // occupied, so it holds an initialised `T`; `&mut self` makes the access exclusive.
+        unsafe { &mut self.slots.get_unchecked_mut(i).value }
     }
 
     // ----- owning handles -------------------------------------------------------------

@@ -1,30 +1,168 @@
-//! The expansion of `#[derive(ArenaAlloc)]`.
+//! The expansion: the `ArenaAlloc` impl, the handle and key aliases, and the pool (plain
+//! in `aos.rs`, struct-of-arrays in `soa.rs`); errors come first, followed by the
+//! expansion of the downgraded plan (the fallback, see `valid.rs`).
+//!
+//! Rules every generated token follows, so the expansion compiles warning-free in a user
+//! crate with `#![forbid(unsafe_code)]`, `#![deny(warnings, missing_docs,
+//! clippy::pedantic)]` and `#![no_implicit_prelude]`: no `unsafe`; absolute paths only
+//! (`::core::…`, and arena-core through `#[arena(crate = …)]`'s path, `Vec` through its
+//! hidden `__private` module); a doc comment on every public item; `#[must_use]` on
+//! everything that only reads.
 
 use proc_macro2::TokenStream;
-use quote::quote;
-use syn::{Data, DeriveInput, Error};
+use quote::{ToTokens, quote};
+use syn::{DeriveInput, GenericParam, Generics, Lifetime, LifetimeParam};
 
-/// The `impl ::arena_core::ArenaAlloc` for a struct, or a spanned error for anything else.
-pub(crate) fn derive(input: &DeriveInput) -> Result<TokenStream, Error> {
-    match &input.data {
-        Data::Struct(_) => {}
-        Data::Enum(data) => {
-            return Err(Error::new_spanned(
-                data.enum_token,
-                "`ArenaAlloc` cannot be derived for enums; wrap the enum in a struct, or allocate it in a scope with `Scope::alloc`",
-            ));
-        }
-        Data::Union(data) => {
-            return Err(Error::new_spanned(
-                data.union_token,
-                "`ArenaAlloc` cannot be derived for unions; allocate them in a scope with `Scope::alloc_copy`",
-            ));
+use crate::ast::Input;
+use crate::errors::Errors;
+use crate::valid::{self, Layout, Plan};
+use crate::{aos, soa};
+
+/// The whole derive: errors (if any) and the expansion.
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    let mut errors = Errors::default();
+    let parsed = Input::from_syn(input, &mut errors);
+    let plan = valid::plan(&parsed, &mut errors);
+    let generics = PoolGenerics::new(&plan);
+    let common = common(&plan);
+    let pool = match &plan.layout {
+        Layout::Aos => aos::expand(&plan, &generics),
+        Layout::Soa(columns) => soa::expand(&plan, &generics, columns),
+    };
+    let errors = errors.to_compile_errors();
+    quote! {
+        #errors
+        #common
+        #pool
+    }
+}
+
+/// The generics of the generated pool, in every form the expansion needs.
+pub(crate) struct PoolGenerics {
+    /// `<'id, struct params..>` with bounds and defaults, for the pool's declaration.
+    pub decl: Generics,
+    /// The same without the brand: the impl that holds `with`.
+    pub outer: Generics,
+    /// The struct's parameters other than the brand, as arguments (`'a, T, N`).
+    pub rest_args: Vec<TokenStream>,
+}
+
+impl PoolGenerics {
+    fn new(plan: &Plan<'_>) -> Self {
+        let brand = &plan.brand;
+        let rest: Vec<GenericParam> = plan
+            .input
+            .generics
+            .params
+            .iter()
+            .filter(|p| !plan.brand_is_param || !valid::is_brand(p, brand))
+            .cloned()
+            .collect();
+        let brand_param = plan
+            .input
+            .generics
+            .params
+            .iter()
+            .find(|p| plan.brand_is_param && valid::is_brand(p, brand))
+            .cloned()
+            .unwrap_or_else(|| GenericParam::Lifetime(LifetimeParam::new(brand.clone())));
+        let rest_args = rest
+            .iter()
+            .map(|p| match p {
+                GenericParam::Lifetime(lt) => lt.lifetime.to_token_stream(),
+                GenericParam::Type(t) => t.ident.to_token_stream(),
+                GenericParam::Const(c) => c.ident.to_token_stream(),
+            })
+            .collect();
+        let where_clause = plan.input.generics.where_clause.clone();
+        let decl = Generics {
+            lt_token: Some(syn::token::Lt::default()),
+            params: std::iter::once(brand_param).chain(rest.iter().cloned()).collect(),
+            gt_token: Some(syn::token::Gt::default()),
+            where_clause: where_clause.clone(),
+        };
+        let outer = Generics {
+            lt_token: Some(syn::token::Lt::default()),
+            params: rest.into_iter().collect(),
+            gt_token: Some(syn::token::Gt::default()),
+            where_clause,
+        };
+        PoolGenerics { decl, outer, rest_args }
+    }
+
+    /// `Pool<'lt, rest..>`: the pool type with brand `lt`.
+    pub(crate) fn pool_ty(&self, plan: &Plan<'_>, lt: &TokenStream) -> TokenStream {
+        let pool = &plan.pool;
+        let rest = &self.rest_args;
+        quote!(#pool<#lt #(, #rest)*>)
+    }
+}
+
+/// The `ArenaAlloc` impl and the handle/key aliases.
+fn common(plan: &Plan<'_>) -> TokenStream {
+    let Plan { krate, handle, key, brand, pool, .. } = plan;
+    let input = plan.input;
+    let name = input.ident;
+    let vis = input.vis;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let handle_doc = format!(
+        "The owning handle of a [`{pool}`] value: `arena_core::Handle` (generated by \
+         `#[derive(ArenaAlloc)]` on `{name}`)."
+    );
+    let key_doc = format!(
+        "The copyable, checked key of a [`{pool}`] value: `arena_core::Key` (generated by \
+         `#[derive(ArenaAlloc)]` on `{name}`)."
+    );
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::ArenaAlloc for #name #ty_generics #where_clause {}
+
+        #[doc = #handle_doc]
+        #vis type #handle<#brand> = #krate::Handle<#brand>;
+
+        #[doc = #key_doc]
+        #vis type #key<#brand> = #krate::Key<#brand>;
+    }
+}
+
+/// The brand lifetime as tokens, and `'_`.
+pub(crate) fn lifetimes(plan: &Plan<'_>) -> (TokenStream, TokenStream) {
+    let anon = Lifetime::new("'_", proc_macro2::Span::call_site());
+    (plan.brand.to_token_stream(), anon.to_token_stream())
+}
+
+/// The `with` / `with_capacity` pair shared by both layouts: a fresh brand, then
+/// `new_in` / `with_capacity_in` of the pool.
+pub(crate) fn with_fns(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
+    let Plan { krate, pool, .. } = plan;
+    let vis = plan.input.vis;
+    let (brand, anon) = lifetimes(plan);
+    let outer_ty = generics.pool_ty(plan, &anon);
+    let inner_ty = generics.pool_ty(plan, &brand);
+    let (impl_generics, _, where_clause) = generics.outer.split_for_impl();
+    let with_doc = format!(
+        "Runs `f` with a new, empty [`{pool}`] of a brand of its own (as \
+         `arena_core::Pool::with`): its handles work on it and on nothing else."
+    );
+    let with_capacity_doc =
+        format!("[`with`]({pool}::with), with room for `capacity` values before growing.");
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #outer_ty #where_clause {
+            #[doc = #with_doc]
+            #vis fn with<ArenaOut>(
+                f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> ArenaOut,
+            ) -> ArenaOut {
+                #krate::Brand::with(|brand| f(#pool::new_in(brand)))
+            }
+
+            #[doc = #with_capacity_doc]
+            #vis fn with_capacity<ArenaOut>(
+                capacity: usize,
+                f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> ArenaOut,
+            ) -> ArenaOut {
+                #krate::Brand::with(|brand| f(#pool::with_capacity_in(capacity, brand)))
+            }
         }
     }
-    let name = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    Ok(quote! {
-        #[automatically_derived]
-        impl #impl_generics ::arena_core::ArenaAlloc for #name #ty_generics #where_clause {}
-    })
 }

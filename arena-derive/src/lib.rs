@@ -1,19 +1,32 @@
 //! `#[derive(ArenaAlloc)]` for arena-core. Use it through `arena_core::ArenaAlloc`
-//! (the `derive` feature, on by default), as serde's derive is used through serde.
+//! (the `derive` feature, on by default), as serde's derive is used through serde;
+//! `arena_core::ArenaAlloc`'s docs describe what it generates.
 //!
-//! The pipeline follows thiserror and `serde_derive`: this file holds only the entry point;
-//! `expand.rs` turns the parsed input into the impl or a spanned `compile_error!`.
+//! The pipeline follows thiserror and `serde_derive`, one step per file:
+//!
+//! 1. `ast.rs`: the input as written (struct shape, fields), `#[arena]` parsed by
+//!    `attr.rs`, which records every malformed key instead of stopping at the first;
+//! 2. `valid.rs`: checks (enums, unions, `soa` without named fields, accessor clashes,
+//!    an undeclared brand) that record errors and downgrade the plan so it still expands;
+//! 3. `expand.rs`: errors first, then the expansion of the plan (`aos.rs` for the plain
+//!    pool, `soa.rs` for struct-of-arrays): with an error, the user sees the error and
+//!    not a cascade of "cannot find type `ParticlePool`".
 
+mod aos;
+mod ast;
+mod attr;
+mod errors;
 mod expand;
+mod soa;
+mod valid;
 
 use proc_macro::TokenStream;
 
-/// Prepares a struct for arena storage: checks it is a struct and implements
-/// `arena_core::ArenaAlloc` for it, generics and where-clauses included.
-///
-/// Enums and unions are rejected with an error pointing at the `enum`/`union` keyword.
+/// Generates typed free-list storage for a struct: `{Name}Pool<'id>` (plain, or
+/// struct-of-arrays with `#[arena(soa)]`), the aliases `{Name}Handle<'id>` and
+/// `{Name}Key<'id>`, and `impl arena_core::ArenaAlloc`. See `arena_core::ArenaAlloc`.
 #[proc_macro_derive(ArenaAlloc, attributes(arena))]
 pub fn derive_arena_alloc(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input).unwrap_or_else(syn::Error::into_compile_error).into()
+    expand::derive(&input).into()
 }

@@ -1,0 +1,139 @@
+//! `#[arena(...)]` on the struct: parsed into [`Attrs`], every mistake recorded.
+//!
+//! Keys: `soa` (a flag), `crate = path`, `brand = 'lifetime`, `pool = Ident`. Unknown
+//! keys, repeated keys and values of the wrong kind are errors pointing at the token; the
+//! parser records each one and goes on to the next key, so one compilation reports them
+//! all. `#[arena]` on a field is an error too (nothing there is configurable).
+
+use proc_macro2::{Span, TokenTree};
+use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
+use syn::{Attribute, Ident, Lifetime, LitStr, Path, Token};
+
+use crate::errors::Errors;
+
+/// The struct-level options, each with the span of its key (for later errors).
+#[derive(Default)]
+pub(crate) struct Attrs {
+    /// `#[arena(soa)]`: one column per field.
+    pub soa: Option<Span>,
+    /// `#[arena(crate = path)]`: where arena-core is reachable.
+    pub krate: Option<Path>,
+    /// `#[arena(brand = 'id)]`: the struct's lifetime that is the pool's brand.
+    pub brand: Option<Lifetime>,
+    /// `#[arena(pool = Name)]`: the generated pool's name.
+    pub pool: Option<Ident>,
+}
+
+/// The keys `#[arena(...)]` accepts, for the "unknown key" message.
+const KEYS: &str = "`soa`, `crate = path`, `brand = 'lifetime` or `pool = Name`";
+
+/// Parses every `#[arena(...)]` among `attrs`, recording errors in `errors`.
+pub(crate) fn parse(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
+    let mut out = Attrs::default();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("arena")) {
+        let parsed = attr.parse_nested_meta(|meta| {
+            parse_key(&meta, &mut out, errors);
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            errors.push(e);
+        }
+    }
+    out
+}
+
+/// Records an error for each `#[arena]` found where nothing is configurable.
+pub(crate) fn reject(attrs: &[Attribute], what: &str, errors: &mut Errors) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("arena")) {
+        errors.push(syn::Error::new_spanned(
+            attr,
+            format!("`#[arena]` is not accepted on {what}; it goes on the struct"),
+        ));
+    }
+}
+
+/// One `key` or `key = value`. Errors are recorded, never returned, so the next key is
+/// still parsed; a bad value is skipped up to the next comma.
+fn parse_key(meta: &ParseNestedMeta<'_>, out: &mut Attrs, errors: &mut Errors) {
+    let key = &meta.path;
+    let span = meta.path.segments.first().map_or_else(Span::call_site, |s| s.ident.span());
+    let name = if key.is_ident("crate") {
+        "crate".to_owned()
+    } else {
+        key.get_ident().map(ToString::to_string).unwrap_or_default()
+    };
+    let result = match name.as_str() {
+        "soa" => {
+            if meta.input.peek(Token![=]) {
+                Err(meta.error("`soa` takes no value: write `#[arena(soa)]`"))
+            } else {
+                set(&mut out.soa, span, "soa", span)
+            }
+        }
+        "crate" => value(meta, "a path such as `my_crate::arena`", parse_path)
+            .and_then(|path| set(&mut out.krate, path, "crate", span)),
+        "brand" => value(meta, "a lifetime such as `'id`", <Lifetime as syn::parse::Parse>::parse)
+            .and_then(|lt| set(&mut out.brand, lt, "brand", span)),
+        "pool" => {
+            value(meta, "a type name such as `ParticlePool`", <Ident as syn::parse::Parse>::parse)
+                .and_then(|ident| set(&mut out.pool, ident, "pool", span))
+        }
+        _ => Err(syn::Error::new_spanned(
+            key,
+            format!(
+                "unknown `#[arena]` key `{}`; expected {KEYS}",
+                quote::ToTokens::to_token_stream(key).to_string().replace(' ', "")
+            ),
+        )),
+    };
+    if let Err(e) = result {
+        errors.push(e);
+        skip_value(meta.input);
+    }
+}
+
+/// `= value`, parsed by `parse`; `expected` names the kind of value in the error.
+fn value<T>(
+    meta: &ParseNestedMeta<'_>,
+    expected: &str,
+    parse: impl FnOnce(ParseStream<'_>) -> syn::Result<T>,
+) -> syn::Result<T> {
+    let key = quote::ToTokens::to_token_stream(&meta.path).to_string();
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!("`{key}` needs a value: `{key} = …`, with {expected}")));
+    }
+    let input = meta.value()?;
+    let start = input.span();
+    let fork = input.fork();
+    match parse(&fork) {
+        Ok(v) if fork.is_empty() || fork.peek(Token![,]) => {
+            syn::parse::discouraged::Speculative::advance_to(input, &fork);
+            Ok(v)
+        }
+        _ => Err(syn::Error::new(start, format!("expected {expected} after `{key} =`"))),
+    }
+}
+
+/// A path, bare (`crate = my::arena`) or in a string (`crate = "my::arena"`, serde's form).
+fn parse_path(input: ParseStream<'_>) -> syn::Result<Path> {
+    if input.peek(LitStr) { input.parse::<LitStr>()?.parse() } else { Path::parse_mod_style(input) }
+}
+
+/// Stores `value` unless the key was given before.
+fn set<T>(slot: &mut Option<T>, value: T, key: &str, span: Span) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(span, format!("duplicate `#[arena]` key `{key}`")));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+/// Skips tokens up to (not including) the next top-level comma.
+fn skip_value(input: ParseStream<'_>) {
+    while !input.is_empty() && !input.peek(Token![,]) {
+        if input.parse::<TokenTree>().is_err() {
+            break;
+        }
+    }
+}
