@@ -18,6 +18,8 @@ mod attr;
 mod errors;
 mod expand;
 mod soa;
+#[cfg(test)]
+mod tests;
 mod valid;
 
 use proc_macro::TokenStream;

@@ -1,0 +1,53 @@
+//! "Should expand to" tests: the whole expansion for one small struct, plain and
+//! struct-of-arrays, compared with the files in `snapshots/` (pretty-printed).
+//! `UPDATE_SNAPSHOTS=1 cargo test -p arena-derive` rewrites them; review the diff.
+
+use std::path::PathBuf;
+
+fn expand(source: &str) -> String {
+    let input: syn::DeriveInput = syn::parse_str(source).expect("test input parses");
+    let tokens = crate::expand::derive(&input);
+    let file: syn::File = syn::parse2(tokens).expect("the expansion is valid Rust");
+    prettyplease::unparse(&file)
+}
+
+fn check(name: &str, source: &str) {
+    let actual = expand(source);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("snapshots").join(name);
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &actual).expect("snapshot written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_SNAPSHOTS=1 writes it)", path.display()));
+    assert!(
+        expected == actual,
+        "the expansion changed; UPDATE_SNAPSHOTS=1 rewrites {}\n--- expected\n{expected}\n--- actual\n{actual}",
+        path.display()
+    );
+}
+
+#[test]
+fn plain_struct_expands_to_a_pool_newtype() {
+    check("point.rs", "pub struct Point { pub x: f32, y: f32 }");
+}
+
+#[test]
+fn soa_struct_expands_to_columns() {
+    check("point_soa.rs", "#[arena(soa)] pub struct Point { pub x: f32, y: f32 }");
+}
+
+#[test]
+fn errors_come_first_and_the_plan_still_expands() {
+    let out = expand("#[arena(nope)] enum E { A }");
+    let first = out.find("compile_error!").expect("errors are emitted");
+    let pool = out.find("pub struct EPool").map_or(out.find("struct EPool"), Some);
+    assert!(pool.is_some_and(|p| p > first), "the fallback pool follows the errors:\n{out}");
+    assert_eq!(out.matches("compile_error!").count(), 2, "both errors at once:\n{out}");
+}
+
+#[test]
+fn fresh_brand_avoids_the_structs_own_lifetimes() {
+    let out = expand("struct S<'id, 'arena_id> { a: &'id u8, b: &'arena_id u8 }");
+    assert!(out.contains("SPool<'arena_brand, 'id, 'arena_id>"), "{out}");
+}

@@ -1,0 +1,95 @@
+//! The derive's expansion under the strictest settings a user might have: no `unsafe`,
+//! every warning (rustc and clippy pedantic) an error, no implicit prelude, and the
+//! prelude's names shadowed by the user's own items. `cargo clippy --all-targets` and
+//! `cargo test` (with `-D warnings` in CI) both compile this file.
+
+#![forbid(unsafe_code)]
+#![deny(warnings, missing_docs, clippy::all, clippy::pedantic)]
+#![no_implicit_prelude]
+
+extern crate arena_core;
+extern crate std;
+
+use arena_core::{ArenaAlloc, BlockPool, arena_new, try_arena_new};
+
+/// Shadows `core::option::Option`.
+#[derive(Debug)]
+pub struct Option;
+/// Shadows `Some`.
+#[derive(Debug)]
+pub struct Some;
+/// Shadows `Result`.
+#[derive(Debug)]
+pub struct Result;
+/// Shadows `Ok`.
+#[derive(Debug)]
+pub struct Ok;
+/// Shadows `Vec`.
+#[derive(Debug)]
+pub struct Vec;
+/// Shadows `Drop`.
+pub trait Drop {}
+/// Shadows `Default`.
+pub trait Default {}
+/// Shadows `FnOnce`.
+pub trait FnOnce {}
+/// Shadows `Box`.
+#[derive(Debug)]
+pub struct Box;
+
+/// A plain-layout struct, with a lifetime and a type parameter.
+#[derive(ArenaAlloc, Debug)]
+pub struct Plain<'a, T: ::std::fmt::Debug> {
+    /// Borrowed.
+    pub name: &'a str,
+    /// Owned.
+    pub value: T,
+}
+
+/// A struct-of-arrays struct, whose nodes link to each other by key.
+#[derive(ArenaAlloc, Debug, ::std::default::Default)]
+#[arena(soa, brand = 'id)]
+pub struct Linked<'id> {
+    /// Payload.
+    pub weight: f64,
+    /// Next node.
+    pub next: ::std::option::Option<LinkedKey<'id>>,
+}
+
+/// A tuple struct and a unit struct.
+#[derive(ArenaAlloc, Debug, ::std::default::Default, ::std::cmp::PartialEq)]
+pub struct Pair(pub u8, pub u8);
+/// A unit struct.
+#[derive(ArenaAlloc, Debug, ::std::default::Default, ::std::cmp::PartialEq)]
+pub struct Marker;
+
+#[test]
+fn the_strict_expansion_works() {
+    let text = "n";
+    let len = PlainPool::with(|mut pool| {
+        let plain = arena_new!(pool, Plain { name: text, value: 1_u8 });
+        pool.remove(plain).name.len()
+    });
+    ::std::assert_eq!(len, 1);
+
+    let total = LinkedPool::with(|mut pool| {
+        let first = pool.insert_keyed(Linked { weight: 1.5, next: ::std::option::Option::None });
+        let second =
+            try_arena_new!(pool, Linked { weight: 2.5, next: ::std::option::Option::Some(first) });
+        let owned = second.unwrap_or_else(|_| ::std::panic!("room for two"));
+        let third = arena_new!(pool, Linked);
+        let sum: f64 = ::std::iter::Iterator::sum(pool.weight_column().iter());
+        ::std::mem::drop((owned, third));
+        sum
+    });
+    ::std::assert!((total - 4.0).abs() < f64::EPSILON);
+
+    PairPool::with(|mut pool| {
+        let pair = arena_new!(pool, Pair);
+        ::std::assert_eq!(pool.remove(pair), Pair(0, 0));
+    });
+    let blocks = BlockPool::new();
+    let scope = blocks.scope();
+    ::std::assert_eq!(*arena_new!(scope, Marker), Marker);
+    ::std::assert_eq!(arena_new!(scope, [Pair; 2]).len(), 2);
+}

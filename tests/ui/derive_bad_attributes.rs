@@ -1,0 +1,17 @@
+// Every malformed `#[arena]` key is reported in one compilation, each at its token, and
+// the struct's pool still exists (the fallback), so the use below adds no error.
+use arena_core::ArenaAlloc;
+
+#[derive(ArenaAlloc)]
+#[arena(soa = true, sao, crate = 5, brand = "id", pool = 1)]
+#[arena(soa, soa, crate = arena_core, crate = arena_core)]
+struct Particle {
+    mass: f32,
+}
+
+fn main() {
+    ParticlePool::with(|mut pool| {
+        let h = pool.insert(Particle { mass: 1.0 });
+        pool.remove(h);
+    });
+}

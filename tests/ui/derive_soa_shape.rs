@@ -1,0 +1,29 @@
+// `soa` needs named fields, accessor names must not clash with the pool's methods or
+// each other, and the row index's field name is taken; `#[arena]` belongs on the struct.
+use arena_core::ArenaAlloc;
+
+#[derive(ArenaAlloc)]
+#[arena(soa)]
+struct Pair(f32, f32);
+
+#[derive(ArenaAlloc)]
+#[arena(soa)]
+struct Clash {
+    len: usize,
+    pos: f32,
+    pos_mut: f32,
+    arena_rows: u8,
+}
+
+#[derive(ArenaAlloc)]
+struct Tagged {
+    #[arena(soa)]
+    value: u32,
+}
+
+fn main() {
+    // The fallback (plain layout) keeps these compiling.
+    PairPool::with(|mut pool| drop(pool.insert(Pair(1.0, 2.0))));
+    ClashPool::with(|pool| assert!(pool.is_empty()));
+    TaggedPool::with(|pool| assert!(pool.is_empty()));
+}
