@@ -104,6 +104,7 @@ pub(crate) fn expand(
             ///
             /// Past `u32::MAX - 1` values, or out of memory.
             #[track_caller]
+            #[inline]
             #vis fn insert(&mut self, value: #value_ty) -> #handle {
                 let handle = self.#rows.insert();
                 #push
@@ -136,6 +137,7 @@ pub(crate) fn expand(
             ///
             /// As [`insert`](Self::insert).
             #[track_caller]
+            #[inline]
             #vis fn insert_keyed(&mut self, value: #value_ty) -> #key {
                 let key = self.#rows.insert_keyed();
                 #push
@@ -163,12 +165,14 @@ pub(crate) fn expand(
 
             /// Removes a handle's value and returns it, fields gathered from the columns;
             /// the last row moves into its place.
+            #[inline]
             #vis fn remove(&mut self, handle: #handle) -> #value_ty {
                 let row = self.#rows.remove(handle);
                 #name { #( #fields: self.#fields.swap_remove(row), )* }
             }
 
             /// Removes `key`'s value: `None` if the key is stale or a handle owns it.
+            #[inline]
             #vis fn remove_key(&mut self, key: #key) -> #option<#value_ty> {
                 let row = self.#rows.remove_key(key)?;
                 #option::Some(#name { #( #fields: self.#fields.swap_remove(row), )* })

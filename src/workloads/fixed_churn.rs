@@ -42,7 +42,7 @@ impl Object {
 }
 
 /// A xorshift sequence of slot indices, the same for every contender.
-struct Slots(u64);
+pub(crate) struct Slots(pub(crate) u64);
 
 impl Iterator for Slots {
     type Item = usize;
@@ -57,7 +57,7 @@ impl Iterator for Slots {
 
 /// Runs the churn: `n` operations, each `replace(slot, id)` returning the id it freed
 /// (0 for an empty slot); the checksum sums them and `finish` adds what is left.
-fn churn(n: usize, mut replace: impl FnMut(usize, u64) -> u64) -> u64 {
+pub(crate) fn churn(n: usize, mut replace: impl FnMut(usize, u64) -> u64) -> u64 {
     let mut sum = 0;
     for (op, slot) in Slots(0x9E37_79B9_7F4A_7C15).take(n).enumerate() {
         sum += replace(black_box(slot), op as u64 + 1);

@@ -4,6 +4,7 @@
 //! less; the tests check them and the benches time them.
 
 pub mod binary_trees;
+pub mod derived;
 pub mod fixed_churn;
 pub mod many_small;
 pub mod scope_churn;
@@ -95,6 +96,26 @@ pub const ALL: &[Workload] = &[
         per: "node",
         ops: binary_trees::expected,
         contenders: binary_trees::CONTENDERS,
+    },
+    Workload {
+        id: "W8",
+        title: "derive: remove, insert and move a 7-float particle in a random slot of 20 000",
+        seed: "arena-kit's own: W4's shape on a #[derive(ArenaAlloc)] struct",
+        size: derived::N,
+        quick_size: derived::N / 10,
+        per: "operation",
+        ops: same,
+        contenders: derived::CONTENDERS,
+    },
+    Workload {
+        id: "W8-scan",
+        title: "derive: count heavy particles among 100 000 (one field of 7)",
+        seed: "arena-kit's own: struct-of-arrays column vs Vec<struct>",
+        size: derived::SCAN_VISITS,
+        quick_size: derived::SCAN_VISITS / 10,
+        per: "particle",
+        ops: same,
+        contenders: derived::SCAN_CONTENDERS,
     },
 ];
 

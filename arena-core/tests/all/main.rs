@@ -17,4 +17,5 @@ mod model;
 mod nested;
 mod pool;
 mod pool_model;
+mod row_index;
 mod scope;

@@ -1,0 +1,284 @@
+//! W8 (the derive): a user struct with `#[derive(ArenaAlloc)]`.
+//!
+//! - Churn (`W8`): W4's shape on a 7-float particle: a table of 20 000 live particles;
+//!   each of 1 000 000 operations removes the particle in a random slot (reading its
+//!   mass), inserts a new one there and moves it one step (`pos += vel`, an access
+//!   through the new handle). The generated plain pool against the same `Pool` used by
+//!   hand (the derive must add no cost), the generated struct-of-arrays pool, `Box`,
+//!   slab, slotmap and the hand-written free list.
+//! - Scan (`W8-scan`): count the particles heavier than a threshold, a scan of one field
+//!   of 7, over 100 000 particles: the struct-of-arrays column against `Vec<Particle>`.
+//!   Each run builds the population once and scans it `n / POPULATION` times, so the
+//!   building is part of the figure (about 1 % for the column, less for the rest); the
+//!   criterion bench (`benches/derive.rs`) builds outside the timed loop.
+
+#![expect(
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "ids below 2^24 are exact in f32, and masses are small whole numbers"
+)]
+
+use std::hint::black_box;
+
+use arena_core::{ArenaAlloc, Handle, Pool};
+
+use super::Contender;
+use super::fixed_churn::{SLOTS, churn};
+
+/// Operations per churn run.
+pub const N: usize = 1_000_000;
+/// Particles in the scanned population.
+pub const POPULATION: usize = 100_000;
+/// Particle visits per scan run: 100 scans of the population.
+pub const SCAN_VISITS: usize = POPULATION * 100;
+/// The scan counts particles heavier than this.
+const HEAVY: f32 = 500.0;
+
+/// A particle: seven floats, the struct of the issue. The plain layout.
+#[derive(ArenaAlloc, Debug, Clone, Copy, Default, PartialEq)]
+pub struct Particle {
+    /// Position.
+    pub pos: [f32; 3],
+    /// Velocity.
+    pub vel: [f32; 3],
+    /// Mass.
+    pub mass: f32,
+}
+
+/// The same particle stored struct-of-arrays.
+#[derive(ArenaAlloc, Debug, Clone, Copy, Default, PartialEq)]
+#[arena(soa)]
+pub struct SoaParticle {
+    /// Position.
+    pub pos: [f32; 3],
+    /// Velocity.
+    pub vel: [f32; 3],
+    /// Mass.
+    pub mass: f32,
+}
+
+impl Particle {
+    /// The particle made for operation `id`: its mass is the id, exactly.
+    #[must_use]
+    pub fn new(id: u64) -> Self {
+        let f = id as f32;
+        Particle { pos: [f, 0.0, 0.0], vel: [1.0, 2.0, 3.0], mass: f }
+    }
+
+    /// One step of motion.
+    pub fn step(&mut self) {
+        for (p, v) in self.pos.iter_mut().zip(self.vel) {
+            *p += v;
+        }
+    }
+}
+
+impl From<Particle> for SoaParticle {
+    fn from(p: Particle) -> Self {
+        SoaParticle { pos: p.pos, vel: p.vel, mass: p.mass }
+    }
+}
+
+/// The checksum of what is left in the table: the first coordinate of each particle
+/// (id + 1 after its one step).
+fn leftover(pos0: impl Iterator<Item = f32>) -> u64 {
+    pos0.map(|x| x as u64).sum()
+}
+
+/// Every W8 churn contender, arena-kit first, the hand-written limit last.
+pub const CONTENDERS: &[Contender] = &[
+    Contender { name: "arena-kit derive ParticlePool", run: derived_pool },
+    Contender { name: "arena-kit Pool<Particle> by hand", run: hand_pool },
+    Contender { name: "arena-kit derive soa pool", run: derived_soa },
+    Contender { name: "Box", run: boxed },
+    Contender { name: "slab Slab", run: slab },
+    Contender { name: "slotmap SlotMap", run: slotmap },
+    Contender { name: "limit: Vec + u32 free list", run: limit_free_list },
+];
+
+/// The generated plain pool.
+#[must_use]
+pub fn derived_pool(n: usize) -> u64 {
+    ParticlePool::with_capacity(SLOTS, |mut pool| {
+        let mut table: Vec<Option<ParticleHandle<'_>>> = (0..SLOTS).map(|_| None).collect();
+        let sum = churn(n, |slot, id| {
+            let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
+            let h = pool.insert(Particle::new(id));
+            pool[&h].step();
+            table[slot] = Some(h);
+            freed
+        });
+        sum + leftover(table.iter().flatten().map(|h| pool[h].pos[0]))
+    })
+}
+
+/// `Pool<'id, Particle>` used by hand: what the generated pool must match.
+#[must_use]
+pub fn hand_pool(n: usize) -> u64 {
+    Pool::with_capacity(SLOTS, |mut pool: Pool<'_, Particle>| {
+        let mut table: Vec<Option<Handle<'_>>> = (0..SLOTS).map(|_| None).collect();
+        let sum = churn(n, |slot, id| {
+            let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
+            let h = pool.insert(Particle::new(id));
+            pool[&h].step();
+            table[slot] = Some(h);
+            freed
+        });
+        sum + leftover(table.iter().flatten().map(|h| pool[h].pos[0]))
+    })
+}
+
+/// The generated struct-of-arrays pool (rows move on removal: one more indirection).
+#[must_use]
+pub fn derived_soa(n: usize) -> u64 {
+    SoaParticlePool::with_capacity(SLOTS, |mut pool| {
+        let mut table: Vec<Option<SoaParticleHandle<'_>>> = (0..SLOTS).map(|_| None).collect();
+        let sum = churn(n, |slot, id| {
+            let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
+            let h = pool.insert(Particle::new(id).into());
+            let vel = *pool.vel(&h);
+            for (p, v) in pool.pos_mut(&h).iter_mut().zip(vel) {
+                *p += v;
+            }
+            table[slot] = Some(h);
+            freed
+        });
+        sum + leftover(table.iter().flatten().map(|h| pool.pos(h)[0]))
+    })
+}
+
+/// `Box::new` and drop.
+#[must_use]
+pub fn boxed(n: usize) -> u64 {
+    let mut table: Vec<Option<Box<Particle>>> = (0..SLOTS).map(|_| None).collect();
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].take().map_or(0, |b| b.mass as u64);
+        let mut b = Box::new(Particle::new(id));
+        b.step();
+        table[slot] = Some(b);
+        freed
+    });
+    sum + leftover(table.iter().flatten().map(|b| b.pos[0]))
+}
+
+/// `slab::Slab`.
+#[must_use]
+pub fn slab(n: usize) -> u64 {
+    let mut slab: slab::Slab<Particle> = slab::Slab::with_capacity(SLOTS);
+    let mut table: Vec<Option<usize>> = vec![None; SLOTS];
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].take().map_or(0, |k| slab.remove(k).mass as u64);
+        let k = slab.insert(Particle::new(id));
+        slab[k].step();
+        table[slot] = Some(k);
+        freed
+    });
+    sum + leftover(table.iter().flatten().map(|&k| slab[k].pos[0]))
+}
+
+/// `slotmap::SlotMap`.
+#[must_use]
+pub fn slotmap(n: usize) -> u64 {
+    let mut map = slotmap::SlotMap::with_capacity(SLOTS);
+    let mut table: Vec<Option<slotmap::DefaultKey>> = vec![None; SLOTS];
+    let sum = churn(n, |slot, id| {
+        let freed =
+            table[slot].take().and_then(|k| map.remove(k)).map_or(0, |p: Particle| p.mass as u64);
+        let k = map.insert(Particle::new(id));
+        map[k].step();
+        table[slot] = Some(k);
+        freed
+    });
+    sum + leftover(table.iter().flatten().map(|&k| map[k].pos[0]))
+}
+
+/// The limit: particles in a `Vec`, vacant indices on a `Vec<u32>` stack.
+///
+/// # Panics
+///
+/// Never: the table holds `SLOTS` indices.
+#[must_use]
+pub fn limit_free_list(n: usize) -> u64 {
+    let mut particles: Vec<Particle> = Vec::with_capacity(SLOTS);
+    let mut free: Vec<u32> = Vec::with_capacity(SLOTS);
+    let mut table: Vec<Option<u32>> = vec![None; SLOTS];
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].take().map_or(0, |i| {
+            free.push(i);
+            particles[i as usize].mass as u64
+        });
+        let particle = Particle::new(id);
+        let index = if let Some(i) = free.pop() {
+            particles[i as usize] = particle;
+            i
+        } else {
+            particles.push(particle);
+            u32::try_from(particles.len() - 1).expect("below SLOTS")
+        };
+        particles[index as usize].step();
+        table[slot] = Some(index);
+        freed
+    });
+    sum + leftover(table.iter().flatten().map(|&i| particles[i as usize].pos[0]))
+}
+
+/// Every W8 scan contender, arena-kit first, the hand-written limit last.
+pub const SCAN_CONTENDERS: &[Contender] = &[
+    Contender { name: "arena-kit derive soa mass_column()", run: scan_soa },
+    Contender { name: "arena-kit derive ParticlePool iter()", run: scan_pool },
+    Contender { name: "Vec<Particle> (AoS)", run: scan_vec },
+    Contender { name: "limit: Vec<f32> of masses", run: scan_limit },
+];
+
+/// The particle at `i` of the scanned population: masses cycle through 0..1000.
+#[must_use]
+pub fn member(i: usize) -> Particle {
+    Particle::new((i % 1000) as u64)
+}
+
+/// Scans over the population in a run of `visits`.
+fn scans(visits: usize) -> usize {
+    visits.div_ceil(POPULATION)
+}
+
+/// Counts the heavy values among `masses`: one scan.
+pub fn count_heavy<'a>(masses: impl Iterator<Item = &'a f32>) -> u64 {
+    masses.filter(|&&m| m > HEAVY).count() as u64
+}
+
+/// The struct-of-arrays column.
+#[must_use]
+pub fn scan_soa(visits: usize) -> u64 {
+    SoaParticlePool::with_capacity(POPULATION, |mut pool| {
+        for i in 0..POPULATION {
+            pool.insert_keyed(member(i).into());
+        }
+        (0..scans(visits)).map(|_| count_heavy(black_box(&pool).mass_column().iter())).sum()
+    })
+}
+
+/// The plain generated pool, through `Pool::iter` (keys and occupancy per slot).
+#[must_use]
+pub fn scan_pool(visits: usize) -> u64 {
+    ParticlePool::with_capacity(POPULATION, |mut pool| {
+        for i in 0..POPULATION {
+            pool.insert_keyed(member(i));
+        }
+        (0..scans(visits)).map(|_| count_heavy(black_box(&pool).iter().map(|(_, p)| &p.mass))).sum()
+    })
+}
+
+/// `Vec<Particle>`: the array-of-structs layout.
+#[must_use]
+pub fn scan_vec(visits: usize) -> u64 {
+    let particles: Vec<Particle> = (0..POPULATION).map(member).collect();
+    (0..scans(visits)).map(|_| count_heavy(black_box(&particles).iter().map(|p| &p.mass))).sum()
+}
+
+/// A bare `Vec<f32>`: the scan with nothing but the field.
+#[must_use]
+pub fn scan_limit(visits: usize) -> u64 {
+    let masses: Vec<f32> = (0..POPULATION).map(|i| member(i).mass).collect();
+    (0..scans(visits)).map(|_| count_heavy(black_box(&masses).iter())).sum()
+}
