@@ -93,7 +93,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
             for (k, v) in &keys {
                 match index.key_row(*k) {
                     Some(row) => {
-                        prop_assert_eq!(Some(&column[row]), model.get(k).filter(|m| *m == v))
+                        prop_assert_eq!(Some(&column[row]), model.get(k).filter(|m| *m == v));
                     }
                     None => prop_assert!(!model.contains_key(k)),
                 }
