@@ -1,3 +1,4 @@
+//! W3 (seed 002, variable size: `SizeClassPool` against malloc and a per-class free list),
 //! W4 and W5 (seeds 002 and 003): arena-kit's branded `Pool` against `Box`, slab,
 //! slotmap, bumpalo and hand-written limits, side by side in one criterion run; and
 //! handle access (`get`) against slab's and slotmap's.
@@ -6,7 +7,7 @@
 
 use std::hint::black_box;
 
-use arena_kit::workloads::{Contender, fixed_churn, two_pools};
+use arena_kit::workloads::{Contender, fixed_churn, size_classes, two_pools};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn group(c: &mut Criterion, name: &str, n: usize, contenders: &[Contender]) {
@@ -20,6 +21,8 @@ fn group(c: &mut Criterion, name: &str, n: usize, contenders: &[Contender]) {
 }
 
 fn benches(c: &mut Criterion) {
+    group(c, "W3 variable-size churn, 20 000 live", size_classes::N, size_classes::CONTENDERS_20K);
+    group(c, "W3 variable-size churn, 50 000 live", size_classes::N, size_classes::CONTENDERS_50K);
     group(c, "W4 fixed-size churn", fixed_churn::N, fixed_churn::CONTENDERS);
     group(c, "W4 handle access", fixed_churn::N, fixed_churn::GET_CONTENDERS);
     group(c, "W5 two pools", two_pools::N, two_pools::CONTENDERS);

@@ -52,6 +52,7 @@ impl<'id> PointPool<'id> {
     ///
     /// Past `u32::MAX - 1` values, or out of memory.
     #[track_caller]
+    #[inline]
     pub fn insert(&mut self, value: Point) -> ::arena_core::Handle<'id> {
         let handle = self.arena_rows.insert();
         let Point { x, y } = value;
@@ -103,6 +104,7 @@ impl<'id> PointPool<'id> {
     ///
     /// As [`insert`](Self::insert).
     #[track_caller]
+    #[inline]
     pub fn insert_keyed(&mut self, value: Point) -> ::arena_core::Key<'id> {
         let key = self.arena_rows.insert_keyed();
         let Point { x, y } = value;
@@ -149,6 +151,7 @@ impl<'id> PointPool<'id> {
     }
     /// Removes a handle's value and returns it, fields gathered from the columns;
     /// the last row moves into its place.
+    #[inline]
     pub fn remove(&mut self, handle: ::arena_core::Handle<'id>) -> Point {
         let row = self.arena_rows.remove(handle);
         Point {
@@ -157,6 +160,7 @@ impl<'id> PointPool<'id> {
         }
     }
     /// Removes `key`'s value: `None` if the key is stale or a handle owns it.
+    #[inline]
     pub fn remove_key(
         &mut self,
         key: ::arena_core::Key<'id>,

@@ -8,6 +8,7 @@ pub mod derived;
 pub mod fixed_churn;
 pub mod many_small;
 pub mod scope_churn;
+pub mod size_classes;
 pub mod two_pools;
 
 /// One seed workload: what it is, its sizes, and everyone who runs it.
@@ -56,6 +57,26 @@ pub const ALL: &[Workload] = &[
         per: "value",
         ops: same,
         contenders: many_small::CONTENDERS,
+    },
+    Workload {
+        id: "W3",
+        title: "free and allocate 1..=1024 random bytes in a random slot of 20 000",
+        seed: "002, variable size: boost::pool / ACE ~1.6x faster than new/delete",
+        size: size_classes::N,
+        quick_size: size_classes::N / 10,
+        per: "operation",
+        ops: same,
+        contenders: size_classes::CONTENDERS_20K,
+    },
+    Workload {
+        id: "W3-50k",
+        title: "the same with 50 000 live slots",
+        seed: "002, variable size, the larger pool",
+        size: size_classes::N,
+        quick_size: size_classes::N / 10,
+        per: "operation",
+        ops: same,
+        contenders: size_classes::CONTENDERS_50K,
     },
     Workload {
         id: "W4",

@@ -19,3 +19,4 @@ mod pool;
 mod pool_model;
 mod row_index;
 mod scope;
+mod size_class;

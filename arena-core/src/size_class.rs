@@ -1,0 +1,513 @@
+//! [`SizeClassPool`]: free lists for requests of 1..=1024 bytes (seed 002's random-size
+//! workload; `boost::pool` per size, ACE's cached allocators), usable as an `Allocator`.
+//!
+//! # Classes
+//!
+//! Twenty classes bound the waste of rounding a request up:
+//!
+//! - 16, 32, …, 128 (steps of 16): the class is at most 15 bytes above the request;
+//! - then four per power of two: 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896,
+//!   1024: the class is less than a quarter above the request's power of two (at most
+//!   about 20 % of the class is waste, e.g. 129 bytes in a 160-byte chunk).
+//!
+//! Every chunk is a multiple of 16 bytes carved from a 16-aligned block, so chunks are
+//! 16-aligned: layouts with alignment up to 16 are served from the classes; larger
+//! alignments and sizes above 1024 go to the system allocator, zero-sized layouts get a
+//! dangling aligned pointer and allocate nothing.
+//!
+//! # Memory
+//!
+//! Each class carves chunks from blocks of an internal [`BlockPool`] (64 KiB, page-filled),
+//! bumping through the newest block and keeping freed chunks on an intrusive free list
+//! (a freed chunk's first 8 bytes point at the next). Blocks go back to the block pool,
+//! and from there to the system, when a class becomes empty and holds more than its
+//! high-water mark ([`set_high_water`](SizeClassPool::set_high_water), default one
+//! block), and on [`trim`](SizeClassPool::trim): seed 002's complaint was that
+//! `boost::pool` never gives memory back. A class that is never empty keeps its blocks
+//! (telling which block of a class is empty would need a count per block).
+//!
+//! # Safety argument
+//!
+//! The pool is `!Sync` (it is all `Cell`s), so one thread at a time. A chunk is either
+//! live (the caller's), on its class's free list, or not yet carved; `allocate` moves it
+//! from the list or the carving range to live, `deallocate` (unsafe: the caller promises
+//! the pointer came from this pool with this layout) back to the list. Blocks are owned
+//! by exactly one class's chain and returned only when the class has no live chunk.
+
+#![expect(
+    clippy::cast_ptr_alignment,
+    reason = "chunks are 16-aligned (carved in multiples of 16 from 16-aligned blocks), so \
+              the free-list link, a pointer, is always aligned in them"
+)]
+
+use core::alloc::Layout;
+use core::cell::Cell;
+use core::fmt;
+use core::ptr::{self, NonNull};
+
+use crate::block::Block;
+use crate::block_pool::BlockPool;
+use crate::error::AllocError;
+use crate::raw;
+
+/// Number of size classes.
+const CLASSES: usize = 20;
+/// The largest request served from a class.
+pub const MAX_CLASS_SIZE: usize = 1024;
+/// The largest alignment served from a class.
+const CLASS_ALIGN: usize = 16;
+/// The blocks classes carve from: 64 KiB with the malloc header.
+const CARVE_BLOCK: usize = 16 * raw::PAGE - raw::MALLOC_OVERHEAD;
+
+/// The chunk size of class `i`.
+const fn class_size(i: usize) -> usize {
+    if i < 8 {
+        16 * (i + 1)
+    } else {
+        let group = (i - 8) / 4;
+        let step = (i - 8) % 4;
+        let base = 128 << group;
+        base + (step + 1) * (base / 4)
+    }
+}
+
+/// The class of a non-zero `size` up to [`MAX_CLASS_SIZE`].
+#[inline]
+const fn class_of(size: usize) -> usize {
+    if size <= 128 {
+        size.div_ceil(16) - 1
+    } else {
+        let bits = usize::BITS - (size - 1).leading_zeros(); // 8 for 129..=256
+        let base = 1 << (bits - 1);
+        8 + (bits as usize - 8) * 4 + (size - 1 - base) / (base / 4)
+    }
+}
+
+/// One class: its free list, the carving range of its newest block, its blocks.
+struct Class {
+    /// Head of the free list of chunks (each holds the next in its first word).
+    free: Cell<*mut u8>,
+    /// The next chunk to carve and the end of the newest block's data.
+    cursor: Cell<*mut u8>,
+    end: Cell<*mut u8>,
+    /// The newest block; older ones follow its `prev` links.
+    blocks: Cell<Option<Block>>,
+    held: Cell<usize>,
+    live: Cell<usize>,
+}
+
+impl Class {
+    const fn new() -> Self {
+        Class {
+            free: Cell::new(ptr::null_mut()),
+            cursor: Cell::new(ptr::null_mut()),
+            end: Cell::new(ptr::null_mut()),
+            blocks: Cell::new(None),
+            held: Cell::new(0),
+            live: Cell::new(0),
+        }
+    }
+}
+
+/// Free-list pools for 1..=1024-byte requests, in twenty size classes.
+///
+/// Use [`allocate`](Self::allocate) / [`deallocate`](Self::deallocate) directly, or
+/// `&SizeClassPool` as an `allocator_api2` allocator for collections. `!Sync`: one
+/// thread at a time.
+///
+/// # Examples
+///
+/// ```
+/// use allocator_api2::vec::Vec;
+/// use arena_core::SizeClassPool;
+///
+/// let pool = SizeClassPool::new();
+/// let mut v: Vec<u32, &SizeClassPool> = Vec::new_in(&pool);
+/// v.extend(0..100);
+/// assert_eq!(v.iter().sum::<u32>(), 4950);
+/// assert_eq!(pool.stats().live_chunks, 1);
+/// drop(v);
+/// assert_eq!(pool.stats().live_chunks, 0);
+/// ```
+pub struct SizeClassPool {
+    classes: [Class; CLASSES],
+    blocks: BlockPool,
+    high_water: Cell<usize>,
+    large_live: Cell<usize>,
+}
+
+/// A snapshot of a [`SizeClassPool`]'s counters.
+///
+/// # Examples
+///
+/// ```
+/// use core::alloc::Layout;
+///
+/// let pool = arena_core::SizeClassPool::new();
+/// let p = pool.allocate(Layout::from_size_align(100, 8).unwrap()).unwrap();
+/// let s = pool.stats();
+/// assert_eq!((s.live_chunks, s.live_bytes), (1, 112)); // 100 bytes -> the 112 class
+/// # unsafe { pool.deallocate(p, Layout::from_size_align(100, 8).unwrap()) };
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SizeClassStats {
+    /// Chunks handed out and not given back.
+    pub live_chunks: usize,
+    /// Their bytes, at class size.
+    pub live_bytes: usize,
+    /// Bytes of the blocks the classes hold (live, free and not yet carved).
+    pub held_bytes: usize,
+    /// Allocations above 1024 bytes or 16-byte alignment, on the system allocator.
+    pub large_live: usize,
+}
+
+impl SizeClassPool {
+    /// The chunk sizes of the twenty classes, smallest first.
+    pub const CLASS_SIZES: [usize; CLASSES] = {
+        let mut sizes = [0; CLASSES];
+        let mut i = 0;
+        while i < CLASSES {
+            sizes[i] = class_size(i);
+            i += 1;
+        }
+        sizes
+    };
+
+    /// An empty pool; blocks are taken on demand.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::SizeClassPool::new();
+    /// assert_eq!(pool.stats().held_bytes, 0);
+    /// ```
+    #[must_use]
+    pub fn new() -> Self {
+        let blocks = BlockPool::with_block_size(CARVE_BLOCK);
+        // A class that empties gives its blocks back; the block pool keeps two for the
+        // next class that needs one and returns the rest to the system.
+        blocks.set_max_free(2);
+        SizeClassPool {
+            classes: [const { Class::new() }; CLASSES],
+            high_water: Cell::new(blocks.block_size()),
+            blocks,
+            large_live: Cell::new(0),
+        }
+    }
+
+    /// Memory for `layout`: a chunk of its class, or the system allocator's for sizes
+    /// above 1024 or alignments above 16; a dangling aligned pointer for size 0.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::OutOfMemory`] when a block or a large allocation cannot be had.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    ///
+    /// let pool = arena_core::SizeClassPool::new();
+    /// let layout = Layout::new::<[u64; 4]>();
+    /// let p = pool.allocate(layout).unwrap();
+    /// assert_eq!(p.as_ptr() as usize % 8, 0);
+    /// // SAFETY: `p` came from this pool with this layout and is not used afterwards.
+    /// unsafe { pool.deallocate(p, layout) };
+    /// ```
+    #[inline]
+    pub fn allocate(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        let size = layout.size();
+        if size == 0 {
+            return Ok(dangling(layout));
+        }
+        if size > MAX_CLASS_SIZE || layout.align() > CLASS_ALIGN {
+            return self.allocate_large(layout);
+        }
+        let class = &self.classes[class_of(size)];
+        let head = class.free.get();
+        let chunk = if head.is_null() {
+            self.carve(class_of(size))?
+        } else {
+            // SAFETY: a non-null head is a chunk on this class's free list, whose first
+            // word (16-aligned, at least 16 bytes) holds the next chunk, written by
+            // `deallocate`.
+            class.free.set(unsafe { head.cast::<*mut u8>().read() });
+            head
+        };
+        class.live.set(class.live.get() + 1);
+        // SAFETY: `chunk` is non-null: from the free list (checked above) or the carver.
+        Ok(unsafe { NonNull::new_unchecked(chunk) })
+    }
+
+    /// A chunk from the newest block's uncarved range, or from a new block.
+    #[cold]
+    #[inline(never)]
+    fn carve(&self, index: usize) -> Result<*mut u8, AllocError> {
+        let class = &self.classes[index];
+        let size = class_size(index);
+        let cursor = class.cursor.get();
+        if !cursor.is_null() && (class.end.get() as usize) - (cursor as usize) >= size {
+            // SAFETY: `cursor + size <= end`, both in the newest block's data.
+            class.cursor.set(unsafe { cursor.add(size) });
+            return Ok(cursor);
+        }
+        let layout =
+            Layout::from_size_align(size, CLASS_ALIGN).map_err(|_| AllocError::SizeOverflow)?;
+        let block = self.blocks.acquire(layout)?;
+        block.set_prev(class.blocks.get());
+        class.blocks.set(Some(block));
+        class.held.set(class.held.get() + block.size());
+        let start = block.data_start();
+        // SAFETY: the block's data holds at least one chunk (`acquire` sized it for
+        // `layout`), so `start + size` is within it.
+        class.cursor.set(unsafe { start.add(size) });
+        class.end.set(block.data_end());
+        Ok(start)
+    }
+
+    #[cold]
+    fn allocate_large(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        let p = raw::allocate(layout)
+            .ok_or(AllocError::OutOfMemory { size: layout.size(), align: layout.align() })?;
+        self.large_live.set(self.large_live.get() + 1);
+        Ok(p)
+    }
+
+    /// Gives memory from [`allocate`](Self::allocate) back: a chunk goes on its class's
+    /// free list (and the class's blocks to the block pool if that emptied the class and
+    /// it holds more than the high-water mark).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` came from this pool's `allocate` (or its `Allocator` impl) with this exact
+    /// `layout` (same size and alignment), has not been given back since, and is not used
+    /// afterwards. A wrong layout is caught by `debug_assert!` only where it is cheap.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    ///
+    /// let pool = arena_core::SizeClassPool::new();
+    /// let layout = Layout::array::<u8>(300).unwrap();
+    /// let a = pool.allocate(layout).unwrap();
+    /// // SAFETY: `a` came from this pool with `layout`, and is not used again.
+    /// unsafe { pool.deallocate(a, layout) };
+    /// let b = pool.allocate(layout).unwrap();
+    /// assert_eq!(a, b); // LIFO reuse of the class's free chunk
+    /// # unsafe { pool.deallocate(b, layout) };
+    /// ```
+    #[inline]
+    pub unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        let size = layout.size();
+        if size == 0 {
+            return;
+        }
+        if size > MAX_CLASS_SIZE || layout.align() > CLASS_ALIGN {
+            debug_assert!(self.large_live.get() > 0, "deallocate: no large allocation is live");
+            self.large_live.set(self.large_live.get() - 1);
+            // SAFETY: the caller guarantees `ptr` came from `allocate(layout)`, which sent
+            // this layout to `raw::allocate`.
+            unsafe { raw::deallocate(ptr, layout) };
+            return;
+        }
+        let index = class_of(size);
+        let class = &self.classes[index];
+        debug_assert!(class.live.get() > 0, "deallocate: class {index} has no live chunk");
+        debug_assert!(
+            (ptr.as_ptr() as usize).is_multiple_of(CLASS_ALIGN),
+            "deallocate: not a chunk"
+        );
+        // SAFETY: the caller guarantees `ptr` is a live chunk of this class (at least 16
+        // bytes, 16-aligned) that nobody uses any more: its first word can hold the link.
+        unsafe { ptr.as_ptr().cast::<*mut u8>().write(class.free.get()) };
+        class.free.set(ptr.as_ptr());
+        let live = class.live.get() - 1;
+        class.live.set(live);
+        if live == 0 && class.held.get() > self.high_water.get() {
+            self.release_class(index);
+        }
+    }
+
+    /// Gives every block of an empty class back to the block pool.
+    fn release_class(&self, index: usize) {
+        let class = &self.classes[index];
+        debug_assert_eq!(class.live.get(), 0, "only empty classes give blocks back");
+        let mut next = class.blocks.take();
+        while let Some(block) = next {
+            next = block.prev();
+            block.set_prev(None);
+            // SAFETY: the block came from this block pool's `acquire`, its link is
+            // cleared, and the class has no live chunk in it: free-list and carving
+            // pointers into it are cleared right below, before any further use.
+            unsafe { self.blocks.release(block) };
+        }
+        class.free.set(ptr::null_mut());
+        class.cursor.set(ptr::null_mut());
+        class.end.set(ptr::null_mut());
+        class.held.set(0);
+    }
+
+    /// Gives back the blocks of every class with no live chunk (to the block pool and
+    /// from there to the system); returns the bytes given back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    ///
+    /// let pool = arena_core::SizeClassPool::new();
+    /// let layout = Layout::new::<u64>();
+    /// let p = pool.allocate(layout).unwrap();
+    /// // SAFETY: from this pool, with this layout, not used again.
+    /// unsafe { pool.deallocate(p, layout) };
+    /// assert!(pool.trim() > 0);
+    /// assert_eq!(pool.stats().held_bytes, 0);
+    /// ```
+    pub fn trim(&self) -> usize {
+        let mut given = 0;
+        for (index, class) in self.classes.iter().enumerate() {
+            if class.live.get() == 0 && class.held.get() > 0 {
+                given += class.held.get();
+                self.release_class(index);
+            }
+        }
+        self.blocks.trim();
+        given
+    }
+
+    /// Bytes an empty class may keep; past them its blocks go back as it empties.
+    /// `0` gives blocks back whenever a class empties; `usize::MAX` never.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::SizeClassPool::new();
+    /// pool.set_high_water(0);
+    /// ```
+    pub fn set_high_water(&self, bytes: usize) {
+        self.high_water.set(bytes);
+    }
+
+    /// Carves `count` chunks for `layout` ahead of time (seed 002's pre-allocated pools).
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::OutOfMemory`] if blocks cannot be had; chunks carved so far stay.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    ///
+    /// let pool = arena_core::SizeClassPool::new();
+    /// pool.reserve(Layout::new::<[u8; 64]>(), 1000).unwrap();
+    /// assert!(pool.stats().held_bytes >= 64_000);
+    /// ```
+    pub fn reserve(&self, layout: Layout, count: usize) -> Result<(), AllocError> {
+        if layout.size() == 0 || layout.size() > MAX_CLASS_SIZE || layout.align() > CLASS_ALIGN {
+            return Ok(());
+        }
+        let index = class_of(layout.size());
+        let class = &self.classes[index];
+        for _ in 0..count {
+            let chunk = self.carve(index)?;
+            // SAFETY: a freshly carved chunk (16-aligned, at least 16 bytes) that nobody
+            // holds: it joins the free list.
+            unsafe { chunk.cast::<*mut u8>().write(class.free.get()) };
+            class.free.set(chunk);
+        }
+        Ok(())
+    }
+
+    /// The pool's counters.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(arena_core::SizeClassPool::new().stats().live_chunks, 0);
+    /// ```
+    #[must_use]
+    pub fn stats(&self) -> SizeClassStats {
+        let (mut live_chunks, mut live_bytes, mut held_bytes) = (0, 0, 0);
+        for (index, class) in self.classes.iter().enumerate() {
+            live_chunks += class.live.get();
+            live_bytes += class.live.get() * class_size(index);
+            held_bytes += class.held.get();
+        }
+        SizeClassStats { live_chunks, live_bytes, held_bytes, large_live: self.large_live.get() }
+    }
+
+    /// The class size a request of `size` bytes gets, or `None` above 1024 bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::SizeClassPool;
+    /// assert_eq!(SizeClassPool::class_size_for(1), Some(16));
+    /// assert_eq!(SizeClassPool::class_size_for(129), Some(160));
+    /// assert_eq!(SizeClassPool::class_size_for(1025), None);
+    /// ```
+    #[must_use]
+    pub fn class_size_for(size: usize) -> Option<usize> {
+        (1..=MAX_CLASS_SIZE).contains(&size).then(|| class_size(class_of(size)))
+    }
+}
+
+/// Whether both layouts are served by one class (so a chunk of one fits the other).
+pub(crate) fn same_class(a: Layout, b: Layout) -> bool {
+    let served = |l: Layout| (1..=MAX_CLASS_SIZE).contains(&l.size()) && l.align() <= CLASS_ALIGN;
+    served(a) && served(b) && class_of(a.size()) == class_of(b.size())
+}
+
+/// A dangling pointer aligned for `layout` (zero-sized allocations).
+fn dangling(layout: Layout) -> NonNull<u8> {
+    NonNull::without_provenance(layout.align().try_into().unwrap_or(core::num::NonZeroUsize::MIN))
+}
+
+impl Default for SizeClassPool {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for SizeClassPool {
+    fn drop(&mut self) {
+        // Blocks of classes with live chunks go back too: no chunk can be used after the
+        // pool is gone (collections borrow it; raw users promised as much).
+        for index in 0..CLASSES {
+            self.classes[index].live.set(0);
+            self.release_class(index);
+        }
+    }
+}
+
+impl fmt::Debug for SizeClassPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SizeClassPool").field("stats", &self.stats()).finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_cover_every_size_and_bound_the_waste() {
+        let mut previous = 0;
+        for i in 0..CLASSES {
+            assert!(class_size(i) > previous && class_size(i).is_multiple_of(16));
+            previous = class_size(i);
+        }
+        assert_eq!(class_size(CLASSES - 1), MAX_CLASS_SIZE);
+        for size in 1..=MAX_CLASS_SIZE {
+            let class = class_size(class_of(size));
+            assert!(class >= size, "size {size} in class {class}");
+            assert!(class_of(size) == 0 || class_size(class_of(size) - 1) < size, "smallest fit");
+            if size > 128 {
+                assert!((class - size) * 100 / class <= 20, "size {size}: waste above 20 %");
+            }
+        }
+    }
+}

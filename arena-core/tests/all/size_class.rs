@@ -1,0 +1,195 @@
+//! `SizeClassPool`: every size from 1 to 1024, alignment, reuse, large and zero-sized
+//! layouts, giving blocks back, pre-allocation, and collections on it; a random churn
+//! that checks no two live chunks overlap (each chunk filled with its own tag).
+
+use core::alloc::Layout;
+use core::ptr::NonNull;
+
+use allocator_api2::vec::Vec as ApiVec;
+use arena_core::{MAX_CLASS_SIZE, SizeClassPool};
+
+fn layout(size: usize, align: usize) -> Layout {
+    Layout::from_size_align(size, align).unwrap()
+}
+
+/// Fills `len` bytes at `p` with `tag`.
+fn fill(p: NonNull<u8>, len: usize, tag: u8) {
+    // SAFETY: `p` is a live allocation of at least `len` bytes (callers).
+    unsafe { p.as_ptr().write_bytes(tag, len) };
+}
+
+/// Whether all `len` bytes at `p` still hold `tag`.
+fn holds(p: NonNull<u8>, len: usize, tag: u8) -> bool {
+    // SAFETY: as in `fill`; the bytes were written by `fill`.
+    unsafe { core::slice::from_raw_parts(p.as_ptr(), len) }.iter().all(|&b| b == tag)
+}
+
+#[test]
+fn every_size_gets_a_distinct_aligned_chunk_of_its_class() {
+    let pool = SizeClassPool::new();
+    let step = if cfg!(miri) { 37 } else { 1 };
+    let live: Vec<_> = (1..=MAX_CLASS_SIZE)
+        .step_by(step)
+        .map(|size| {
+            let align = [1, 2, 4, 8, 16][size % 5];
+            let l = layout(size, align);
+            let p = pool.allocate(l).unwrap();
+            assert_eq!(p.as_ptr() as usize % align, 0);
+            fill(p, size, size as u8);
+            (p, l)
+        })
+        .collect();
+    for &(p, l) in &live {
+        assert!(holds(p, l.size(), l.size() as u8), "chunk of {} bytes overwritten", l.size());
+    }
+    assert_eq!(pool.stats().live_chunks, live.len());
+    for (p, l) in live {
+        // SAFETY: allocated above with `l`, freed once.
+        unsafe { pool.deallocate(p, l) };
+    }
+    assert_eq!(pool.stats().live_chunks, 0);
+}
+
+#[test]
+fn freed_chunks_are_reused_lifo_within_their_class() {
+    let pool = SizeClassPool::new();
+    let l = layout(40, 8);
+    let a = pool.allocate(l).unwrap();
+    let b = pool.allocate(l).unwrap();
+    // SAFETY: from this pool with `l`, freed once.
+    unsafe { pool.deallocate(a, l) };
+    // SAFETY: as above.
+    unsafe { pool.deallocate(b, l) };
+    assert_eq!(pool.allocate(l).unwrap(), b);
+    assert_eq!(pool.allocate(layout(48, 16)).unwrap(), a, "40 and 48 share the 48 class");
+}
+
+#[test]
+fn large_over_aligned_and_zero_sized_layouts() {
+    let pool = SizeClassPool::new();
+    let big = layout(MAX_CLASS_SIZE + 1, 8);
+    let aligned = layout(64, 64);
+    let p = pool.allocate(big).unwrap();
+    let q = pool.allocate(aligned).unwrap();
+    assert_eq!(q.as_ptr() as usize % 64, 0);
+    fill(p, big.size(), 1);
+    assert_eq!(pool.stats().large_live, 2);
+    let z = pool.allocate(layout(0, 32)).unwrap();
+    assert_eq!(z.as_ptr() as usize % 32, 0);
+    // SAFETY: from this pool with `big`, freed once.
+    unsafe { pool.deallocate(p, big) };
+    // SAFETY: from this pool with `aligned`, freed once.
+    unsafe { pool.deallocate(q, aligned) };
+    // SAFETY: zero-sized, from this pool with this layout.
+    unsafe { pool.deallocate(z, layout(0, 32)) };
+    assert_eq!(pool.stats().large_live, 0);
+    assert_eq!(pool.stats().held_bytes, 0, "nothing came from the classes");
+}
+
+#[test]
+fn an_emptied_class_gives_its_blocks_back_past_the_high_water_mark() {
+    let pool = SizeClassPool::new();
+    pool.set_high_water(0);
+    let l = layout(256, 8);
+    let p = pool.allocate(l).unwrap();
+    assert!(pool.stats().held_bytes > 0);
+    // SAFETY: from this pool with `l`, freed once.
+    unsafe { pool.deallocate(p, l) };
+    assert_eq!(pool.stats().held_bytes, 0);
+    // The class starts over cleanly.
+    let again = pool.allocate(l).unwrap();
+    fill(again, 256, 9);
+    // SAFETY: as above.
+    unsafe { pool.deallocate(again, l) };
+}
+
+#[test]
+fn trim_releases_empty_classes_only() {
+    let pool = SizeClassPool::new();
+    pool.set_high_water(usize::MAX);
+    let (small, large) = (layout(16, 1), layout(1000, 8));
+    let keep = pool.allocate(small).unwrap();
+    let gone = pool.allocate(large).unwrap();
+    // SAFETY: from this pool with `large`, freed once.
+    unsafe { pool.deallocate(gone, large) };
+    let before = pool.stats().held_bytes;
+    let given = pool.trim();
+    assert!(given > 0 && pool.stats().held_bytes == before - given);
+    fill(keep, 16, 3);
+    assert!(holds(keep, 16, 3));
+    // SAFETY: from this pool with `small`, freed once.
+    unsafe { pool.deallocate(keep, small) };
+}
+
+#[test]
+fn reserve_carves_ahead_so_allocation_takes_no_block() {
+    let pool = SizeClassPool::new();
+    let l = layout(100, 4);
+    let count = if cfg!(miri) { 50 } else { 2000 };
+    pool.reserve(l, count).unwrap();
+    let held = pool.stats().held_bytes;
+    let chunks: Vec<_> = (0..count).map(|_| pool.allocate(l).unwrap()).collect();
+    assert_eq!(pool.stats().held_bytes, held);
+    for p in chunks {
+        // SAFETY: from this pool with `l`, freed once.
+        unsafe { pool.deallocate(p, l) };
+    }
+}
+
+#[test]
+fn collections_grow_in_their_class_and_move_between_classes() {
+    let pool = SizeClassPool::new();
+    let mut v: ApiVec<u8, &SizeClassPool> = ApiVec::with_capacity_in(17, &pool);
+    v.push(1);
+    let first = v.as_ptr();
+    v.reserve_exact(32 - v.len()); // 17 -> 32 bytes: the same 32-byte class
+    assert_eq!(v.as_ptr(), first, "grown in place within the class");
+    v.extend(core::iter::repeat_n(7, 2000)); // past 1024: the system allocator
+    assert_eq!(pool.stats().large_live, 1);
+    v.truncate(10);
+    v.shrink_to_fit();
+    assert_eq!(pool.stats().large_live, 0);
+    assert_eq!(&v[..2], &[1, 7]);
+
+    let mut map = hashbrown::HashMap::new_in(&pool);
+    for i in 0..if cfg!(miri) { 50 } else { 1000 } {
+        map.insert(i, i * 2);
+    }
+    assert_eq!(map[&21], 42);
+    drop((v, map));
+    assert_eq!(pool.stats().live_chunks + pool.stats().large_live, 0);
+}
+
+#[test]
+fn random_churn_never_overlaps_live_chunks() {
+    let pool = SizeClassPool::new();
+    pool.set_high_water(0);
+    let slots = if cfg!(miri) { 16 } else { 500 };
+    let ops = if cfg!(miri) { 200 } else { 20_000 };
+    let mut table: Vec<Option<(NonNull<u8>, Layout, u8)>> = vec![None; slots];
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for op in 0..ops {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let slot = (x % slots as u64) as usize;
+        let size = (x >> 20) as usize % 1100 + 1;
+        if let Some((p, l, tag)) = table[slot].take() {
+            assert!(holds(p, l.size(), tag), "op {op}: a live chunk was overwritten");
+            // SAFETY: allocated below with `l`, freed once.
+            unsafe { pool.deallocate(p, l) };
+        }
+        let l = layout(size, 1 << ((x >> 40) % 5));
+        let p = pool.allocate(l).unwrap();
+        let tag = op as u8;
+        fill(p, size, tag);
+        table[slot] = Some((p, l, tag));
+    }
+    for (p, l, tag) in table.into_iter().flatten() {
+        assert!(holds(p, l.size(), tag));
+        // SAFETY: as above.
+        unsafe { pool.deallocate(p, l) };
+    }
+    let s = pool.stats();
+    assert_eq!((s.live_chunks, s.large_live, s.held_bytes), (0, 0, 0));
+}

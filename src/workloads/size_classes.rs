@@ -1,0 +1,170 @@
+//! W3 (seed 002, variable size): a table of live allocations of random sizes 1..=1024
+//! bytes; each of 1 000 000 operations frees the allocation in a random slot and makes a
+//! new one of a random size there, writing its first byte. Tables of 20 000 and 50 000
+//! slots (the seed's pool sizes). The seed ran `boost::pool` and ACE pools against
+//! new/delete; here arena-kit's `SizeClassPool` (through `allocator_api2::vec::Vec`, as a
+//! user's collection would), the same pool pre-allocated, `Vec<u8>` on the system
+//! allocator (malloc), and a hand-written per-class free list of recycled buffers.
+
+use allocator_api2::vec::Vec as ApiVec;
+use arena_core::{MAX_CLASS_SIZE, SizeClassPool};
+
+use super::Contender;
+
+/// Operations per run.
+pub const N: usize = 1_000_000;
+/// The seed's two table sizes.
+pub const SLOTS_SMALL: usize = 20_000;
+/// The larger table.
+pub const SLOTS_LARGE: usize = 50_000;
+
+/// A xorshift stream of (slot, size) pairs, the same for every contender.
+struct Requests {
+    state: u64,
+    slots: usize,
+}
+
+impl Iterator for Requests {
+    type Item = (usize, usize);
+    #[expect(clippy::cast_possible_truncation, reason = "both values are reduced below usize")]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        let slot = ((self.state >> 32) % self.slots as u64) as usize;
+        let size = (self.state % MAX_CLASS_SIZE as u64) as usize + 1;
+        Some((slot, size))
+    }
+}
+
+/// Runs the churn over a table of `slots`: `alloc(size, tag)` makes an allocation,
+/// `free(b)` gives it back and returns its size plus its first byte, summed as the
+/// checksum (with what is left at the end).
+#[expect(clippy::cast_possible_truncation, reason = "the tag is the low byte on purpose")]
+fn churn<B>(
+    n: usize,
+    slots: usize,
+    mut alloc: impl FnMut(usize, u8) -> B,
+    mut free: impl FnMut(B) -> u64,
+) -> u64 {
+    let mut table: Vec<Option<B>> = (0..slots).map(|_| None).collect();
+    let mut sum = 0;
+    let requests = Requests { state: 0x9E37_79B9_7F4A_7C15, slots };
+    for (op, (slot, size)) in requests.take(n).enumerate() {
+        if let Some(b) = table[std::hint::black_box(slot)].take() {
+            sum += free(b);
+        }
+        table[slot] = Some(alloc(size, op as u8));
+    }
+    sum + table.into_iter().flatten().map(free).sum::<u64>()
+}
+
+/// What a freed buffer contributes to the checksum.
+fn weigh(capacity: usize, first: u8) -> u64 {
+    capacity as u64 + u64::from(first)
+}
+
+macro_rules! contenders {
+    ($slots:expr, $pool:ident, $reserved:ident, $system:ident, $limit:ident) => {
+        /// arena-kit's `SizeClassPool`, through `allocator_api2::vec::Vec`.
+        #[must_use]
+        pub fn $pool(n: usize) -> u64 {
+            let pool = SizeClassPool::new();
+            run_pool(n, $slots, &pool)
+        }
+
+        /// The same, with every class pre-carved for its share of the table.
+        #[must_use]
+        pub fn $reserved(n: usize) -> u64 {
+            let pool = SizeClassPool::new();
+            for size in SizeClassPool::CLASS_SIZES {
+                let layout = core::alloc::Layout::array::<u8>(size).expect("small");
+                pool.reserve(layout, $slots * size.min(128) / 1024 / 8 + $slots / 40)
+                    .expect("memory for the pre-allocation");
+            }
+            run_pool(n, $slots, &pool)
+        }
+
+        /// `Vec<u8>` on the system allocator.
+        #[must_use]
+        pub fn $system(n: usize) -> u64 {
+            run_system(n, $slots)
+        }
+
+        /// Hand-written per-class free lists of recycled buffers.
+        #[must_use]
+        pub fn $limit(n: usize) -> u64 {
+            run_limit(n, $slots)
+        }
+    };
+}
+
+contenders!(SLOTS_SMALL, pool_20k, reserved_20k, system_20k, limit_20k);
+contenders!(SLOTS_LARGE, pool_50k, reserved_50k, system_50k, limit_50k);
+
+fn run_pool(n: usize, slots: usize, pool: &SizeClassPool) -> u64 {
+    churn(
+        n,
+        slots,
+        |size, tag| {
+            let mut v = ApiVec::with_capacity_in(size, pool);
+            v.push(tag);
+            (v, size)
+        },
+        |(v, size)| weigh(size, v[0]),
+    )
+}
+
+fn run_system(n: usize, slots: usize) -> u64 {
+    churn(
+        n,
+        slots,
+        |size, tag| {
+            let mut v = Vec::with_capacity(size);
+            v.push(tag);
+            (v, size)
+        },
+        |(v, size)| weigh(size, v[0]),
+    )
+}
+
+fn run_limit(n: usize, slots: usize) -> u64 {
+    // One stack of spare buffers per class, buffers allocated at class size.
+    let spare: std::cell::RefCell<Vec<Vec<Vec<u8>>>> =
+        std::cell::RefCell::new(vec![Vec::new(); SizeClassPool::CLASS_SIZES.len()]);
+    let class = |size: usize| SizeClassPool::CLASS_SIZES.partition_point(|&c| c < size);
+    churn(
+        n,
+        slots,
+        |size, tag| {
+            let c = class(size);
+            let mut v = spare.borrow_mut()[c]
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(SizeClassPool::CLASS_SIZES[c]));
+            v.push(tag);
+            (v, size)
+        },
+        |(mut v, size)| {
+            let w = weigh(size, v[0]);
+            v.clear();
+            spare.borrow_mut()[class(size)].push(v);
+            w
+        },
+    )
+}
+
+/// W3 contenders with 20 000 live slots, arena-kit first, the limit last.
+pub const CONTENDERS_20K: &[Contender] = &[
+    Contender { name: "arena-kit SizeClassPool", run: pool_20k },
+    Contender { name: "arena-kit SizeClassPool pre-allocated", run: reserved_20k },
+    Contender { name: "Vec<u8> (malloc)", run: system_20k },
+    Contender { name: "limit: per-class free lists", run: limit_20k },
+];
+
+/// W3 contenders with 50 000 live slots.
+pub const CONTENDERS_50K: &[Contender] = &[
+    Contender { name: "arena-kit SizeClassPool", run: pool_50k },
+    Contender { name: "arena-kit SizeClassPool pre-allocated", run: reserved_50k },
+    Contender { name: "Vec<u8> (malloc)", run: system_50k },
+    Contender { name: "limit: per-class free lists", run: limit_50k },
+];
