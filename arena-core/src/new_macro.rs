@@ -111,7 +111,7 @@ impl<'id, T> ArenaNew<T> for &mut Pool<'id, T> {
 ///
 /// # Panics
 ///
-/// As [`Scope::alloc`](crate::Scope::alloc) or [`Pool::insert`]; [`try_arena_new!`]
+/// As [`Scope::alloc`](crate::Scope::alloc) or [`Pool::insert`]; [`try_arena_new!`](crate::try_arena_new!)
 /// returns the error instead.
 ///
 /// # Examples

@@ -32,7 +32,7 @@ use crate::pool::{Pool, SlotStats};
 /// when other rows are removed.
 ///
 /// Generated `#[arena(soa)]` pools are built on it (see the module docs for the contract
-/// with the columns). [`rows`](Self::rows) and [`row`](Self::row) let a caller scan and
+/// with the columns). [`key_at_row`](Self::key_at_row) and [`row`](Self::row) let a caller scan and
 /// look up by row; the row of a value changes only when a value is removed.
 ///
 /// # Examples
