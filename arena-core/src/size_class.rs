@@ -147,6 +147,7 @@ pub struct SizeClassPool {
 /// let p = pool.allocate(Layout::from_size_align(100, 8).unwrap()).unwrap();
 /// let s = pool.stats();
 /// assert_eq!((s.live_chunks, s.live_bytes), (1, 112)); // 100 bytes -> the 112 class
+/// # // SAFETY: from this pool with this layout, given back once.
 /// # unsafe { pool.deallocate(p, Layout::from_size_align(100, 8).unwrap()) };
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,7 +297,8 @@ impl SizeClassPool {
     /// unsafe { pool.deallocate(a, layout) };
     /// let b = pool.allocate(layout).unwrap();
     /// assert_eq!(a, b); // LIFO reuse of the class's free chunk
-    /// # unsafe { pool.deallocate(b, layout) };
+    /// # // SAFETY: from this pool with this layout, given back once.
+/// # unsafe { pool.deallocate(b, layout) };
     /// ```
     #[inline]
     pub unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
