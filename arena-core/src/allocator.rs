@@ -52,7 +52,7 @@ unsafe impl Allocator for &Scope<'_> {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         // SAFETY: growing means `old_layout.size() <= new_layout.size()`; `ptr` is live.
-        unsafe { relocate(self, ptr, new_layout, old_layout.size()) }
+        unsafe { relocate(*self, ptr, new_layout, old_layout.size()) }
     }
 
     unsafe fn shrink(
@@ -70,23 +70,24 @@ unsafe impl Allocator for &Scope<'_> {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         // SAFETY: shrinking means `new_layout.size() <= old_layout.size()`; `ptr` is live.
-        unsafe { relocate(self, ptr, new_layout, new_layout.size()) }
+        unsafe { relocate(*self, ptr, new_layout, new_layout.size()) }
     }
 }
 
-/// Allocates `new_layout` at the tip and copies the first `keep` bytes of `ptr` there:
-/// the path of `grow` and `shrink` when the block cannot be resized in place.
+/// Allocates `new_layout` from `alloc` and copies the first `keep` bytes of `ptr` there:
+/// the path of `grow` and `shrink` when a block cannot be resized in place (for a scope,
+/// the new block is at the tip).
 ///
 /// # Safety
 ///
 /// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
 unsafe fn relocate(
-    scope: &Scope<'_>,
+    alloc: impl Allocator,
     ptr: NonNull<u8>,
     new_layout: Layout,
     keep: usize,
 ) -> Result<NonNull<[u8]>, ApiAllocError> {
-    let new = (&scope).allocate(new_layout)?;
+    let new = alloc.allocate(new_layout)?;
     let dst = new.cast::<u8>().as_ptr();
     // SAFETY: the new block is fresh, so it cannot overlap `ptr`, and both hold `keep`
     // bytes (caller).
@@ -156,11 +157,10 @@ unsafe fn resize_in_class(
     if crate::size_class::same_class(old_layout, new_layout) {
         return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
     }
-    let new = pool.allocate(new_layout).map_err(|_| ApiAllocError)?;
-    // SAFETY: `new` is a fresh allocation, so it does not overlap the live `ptr`, and
-    // both hold `keep` bytes (caller).
-    unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), new.as_ptr(), keep) };
+    // SAFETY: `ptr` is live with at least `keep` bytes, and `keep <= new_layout.size()`
+    // (caller).
+    let new = unsafe { relocate(pool, ptr, new_layout, keep) }?;
     // SAFETY: `ptr` is a live allocation of `old_layout` (caller), no longer used.
     unsafe { pool.deallocate(ptr, old_layout) };
-    Ok(NonNull::slice_from_raw_parts(new, new_layout.size()))
+    Ok(new)
 }

@@ -97,6 +97,20 @@ struct Class {
 }
 
 impl Class {
+    /// Puts `chunk` at the head of the free list, its first word linking to the old head.
+    ///
+    /// # Safety
+    ///
+    /// `chunk` is a chunk of this class (16-aligned, at least 16 bytes) that nobody uses
+    /// and that is not on the list already.
+    #[inline]
+    unsafe fn push_free(&self, chunk: *mut u8) {
+        // SAFETY: the caller guarantees a chunk of this class that nobody uses, so its
+        // first (aligned) word is ours to write the link into.
+        unsafe { chunk.cast::<*mut u8>().write(self.free.get()) };
+        self.free.set(chunk);
+    }
+
     const fn new() -> Self {
         Class {
             free: Cell::new(ptr::null_mut()),
@@ -225,10 +239,11 @@ impl SizeClassPool {
         if size > MAX_CLASS_SIZE || layout.align() > CLASS_ALIGN {
             return self.allocate_large(layout);
         }
-        let class = &self.classes[class_of(size)];
+        let index = class_of(size);
+        let class = &self.classes[index];
         let head = class.free.get();
         let chunk = if head.is_null() {
-            self.carve(class_of(size))?
+            self.carve(index)?
         } else {
             // SAFETY: a non-null head is a chunk on this class's free list, whose first
             // word (16-aligned, at least 16 bytes) holds the next chunk, written by
@@ -298,7 +313,7 @@ impl SizeClassPool {
     /// let b = pool.allocate(layout).unwrap();
     /// assert_eq!(a, b); // LIFO reuse of the class's free chunk
     /// # // SAFETY: from this pool with this layout, given back once.
-/// # unsafe { pool.deallocate(b, layout) };
+    /// # unsafe { pool.deallocate(b, layout) };
     /// ```
     #[inline]
     pub unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
@@ -321,10 +336,9 @@ impl SizeClassPool {
             (ptr.as_ptr() as usize).is_multiple_of(CLASS_ALIGN),
             "deallocate: not a chunk"
         );
-        // SAFETY: the caller guarantees `ptr` is a live chunk of this class (at least 16
-        // bytes, 16-aligned) that nobody uses any more: its first word can hold the link.
-        unsafe { ptr.as_ptr().cast::<*mut u8>().write(class.free.get()) };
-        class.free.set(ptr.as_ptr());
+        // SAFETY: the caller guarantees `ptr` is a live chunk of this class that nobody
+        // uses any more.
+        unsafe { class.push_free(ptr.as_ptr()) };
         let live = class.live.get() - 1;
         class.live.set(live);
         if live == 0 && class.held.get() > self.high_water.get() {
@@ -415,10 +429,8 @@ impl SizeClassPool {
         let class = &self.classes[index];
         for _ in 0..count {
             let chunk = self.carve(index)?;
-            // SAFETY: a freshly carved chunk (16-aligned, at least 16 bytes) that nobody
-            // holds: it joins the free list.
-            unsafe { chunk.cast::<*mut u8>().write(class.free.get()) };
-            class.free.set(chunk);
+            // SAFETY: a freshly carved chunk of this class that nobody holds.
+            unsafe { class.push_free(chunk) };
         }
         Ok(())
     }

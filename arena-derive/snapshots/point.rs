@@ -77,7 +77,7 @@ impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
         self,
         make: ArenaMake,
     ) -> ::arena_core::Handle<'id> {
-        self.inner.insert(make())
+        self.insert(make())
     }
     #[inline]
     fn try_arena_new(
@@ -87,6 +87,6 @@ impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
         ::arena_core::Handle<'id>,
         ::arena_core::TryAllocError<Point>,
     > {
-        self.inner.try_insert(value)
+        self.try_insert(value)
     }
 }

@@ -7,7 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expand::{PoolGenerics, lifetimes, with_fns};
+use crate::expand::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
 use crate::valid::Plan;
 
 /// The newtype, its constructors, `Deref`/`DerefMut`, `Debug` and `ArenaNew`.
@@ -29,10 +29,8 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
          `arena_core::Pool` of its own type (it derefs to the pool, so `insert`, `get`, \
          `remove`, keys and stats are the pool's). Made by [`{pool}::with`]."
     );
-    let new_in_doc = format!(
-        "A new, empty `{pool}` carrying `brand` (for `{name}` values that hold keys of \
-         this very pool; see `arena_core::Brand`)."
-    );
+    let new_in_doc = new_in_doc(plan);
+    let arena_new = arena_new_impl(plan, generics);
     quote! {
         #[doc = #doc]
         #vis struct #pool #decl #where_clause {
@@ -86,23 +84,6 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
-        impl #impl_generics #krate::ArenaNew<#value_ty> for &mut #self_ty #where_clause {
-            type Output = #krate::Handle<#brand>;
-            #[inline]
-            fn arena_new_with<ArenaMake: ::core::ops::FnOnce() -> #value_ty>(
-                self,
-                make: ArenaMake,
-            ) -> #krate::Handle<#brand> {
-                self.inner.insert(make())
-            }
-            #[inline]
-            fn try_arena_new(
-                self,
-                value: #value_ty,
-            ) -> ::core::result::Result<#krate::Handle<#brand>, #krate::TryAllocError<#value_ty>> {
-                self.inner.try_insert(value)
-            }
-        }
+        #arena_new
     }
 }

@@ -166,3 +166,45 @@ pub(crate) fn with_fns(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream 
         }
     }
 }
+
+/// The doc of `new_in`, the same for both layouts.
+pub(crate) fn new_in_doc(plan: &Plan<'_>) -> String {
+    let (pool, name) = (&plan.pool, plan.input.ident);
+    format!(
+        "A new, empty `{pool}` carrying `brand` (for `{name}` values that hold keys of \
+         this very pool; see `arena_core::Brand`)."
+    )
+}
+
+/// `impl ArenaNew<Name> for &mut NamePool`, the same for both layouts: it calls the
+/// pool's `insert` and `try_insert` (the plain pool's through `DerefMut`).
+pub(crate) fn arena_new_impl(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
+    let krate = &plan.krate;
+    let name = plan.input.ident;
+    let (brand, _) = lifetimes(plan);
+    let self_ty = generics.pool_ty(plan, &brand);
+    let (_, value_args, _) = plan.input.generics.split_for_impl();
+    let value_ty = quote!(#name #value_args);
+    let handle = quote!(#krate::Handle<#brand>);
+    let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::ArenaNew<#value_ty> for &mut #self_ty #where_clause {
+            type Output = #handle;
+            #[inline]
+            fn arena_new_with<ArenaMake: ::core::ops::FnOnce() -> #value_ty>(
+                self,
+                make: ArenaMake,
+            ) -> #handle {
+                self.insert(make())
+            }
+            #[inline]
+            fn try_arena_new(
+                self,
+                value: #value_ty,
+            ) -> ::core::result::Result<#handle, #krate::TryAllocError<#value_ty>> {
+                self.try_insert(value)
+            }
+        }
+    }
+}

@@ -11,7 +11,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::expand::{PoolGenerics, lifetimes, with_fns};
+use crate::expand::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
 use crate::valid::{Column, Plan, ROWS_FIELD};
 
 /// The SoA pool type, its methods, `Debug` and `ArenaNew`.
@@ -50,10 +50,8 @@ pub(crate) fn expand(
          handles and keys of `arena_core::Pool`. Made by [`{pool}::with`]. Rows move when a \
          value is removed (the last row takes its place); handles and keys do not."
     );
-    let new_in_doc = format!(
-        "A new, empty `{pool}` carrying `brand` (for `{name}` values that hold keys of \
-         this very pool; see `arena_core::Brand`)."
-    );
+    let new_in_doc = new_in_doc(plan);
+    let arena_new = arena_new_impl(plan, generics);
     let reserve_oom = quote! {
         #krate::AllocError::OutOfMemory {
             size: ::core::mem::size_of::<#value_ty>(),
@@ -241,24 +239,7 @@ pub(crate) fn expand(
             }
         }
 
-        #[automatically_derived]
-        impl #impl_generics #krate::ArenaNew<#value_ty> for &mut #self_ty #where_clause {
-            type Output = #handle;
-            #[inline]
-            fn arena_new_with<ArenaMake: ::core::ops::FnOnce() -> #value_ty>(
-                self,
-                make: ArenaMake,
-            ) -> #handle {
-                self.insert(make())
-            }
-            #[inline]
-            fn try_arena_new(
-                self,
-                value: #value_ty,
-            ) -> #result<#handle, #krate::TryAllocError<#value_ty>> {
-                self.try_insert(value)
-            }
-        }
+        #arena_new
     }
 }
 
