@@ -2,7 +2,8 @@
 //! size, so no benchmark row is faster by doing less.
 
 use arena_kit::workloads::{
-    Contender, binary_trees, expected_sum, fixed_churn, many_small, scope_churn, two_pools,
+    Contender, binary_trees, expected_sum, fixed_churn, many_small, scope_churn, string_growth,
+    two_pools,
 };
 
 /// Every contender's checksum equals `expected` (the first contender's when `None`).
@@ -64,6 +65,26 @@ fn w7_contenders_build_every_node() {
     for depth in [6, 10] {
         for contender in binary_trees::CONTENDERS {
             assert_eq!((contender.run)(depth), binary_trees::expected(depth), "{}", contender.name);
+        }
+    }
+}
+
+#[test]
+fn w6_contenders_agree() {
+    for n in [0, 1, 20_000] {
+        agree(string_growth::CONTENDERS, n);
+    }
+}
+
+#[test]
+fn w6_arena_strings_hold_at_most_a_tenth_more_than_their_capacity() {
+    for n in [string_growth::N_SMALL, string_growth::N_LARGE] {
+        for probe in string_growth::MEMORY {
+            let held = (probe.held)(n);
+            assert!(held.capacity >= n, "{} reached {} for {n}", probe.name, held.capacity);
+            if probe.name.starts_with("arena-kit") {
+                assert!(held.bytes * 10 <= held.capacity * 11, "{}: {held:?}", probe.name);
+            }
         }
     }
 }

@@ -84,6 +84,18 @@ impl Block {
         Ok(Block(header))
     }
 
+    /// The block whose data starts at `data` and which was allocated aligned to `align`.
+    ///
+    /// # Safety
+    ///
+    /// `data` is `block.data_start()` of a live block allocated with alignment `align`.
+    pub(crate) unsafe fn from_data_start(data: NonNull<u8>, align: usize) -> Block {
+        // SAFETY: the caller guarantees `data` is that block's data start, which lies
+        // `data_offset(align)` bytes after its header, within the same allocation.
+        let base = unsafe { data.sub(data_offset(align)) };
+        Block(base.cast())
+    }
+
     /// Returns the block to the system.
     ///
     /// # Safety
@@ -96,6 +108,33 @@ impl Block {
         // (its header records it, and nobody writes `size`/`align` after creation), and
         // the caller guarantees it is freed once and not used afterwards.
         unsafe { raw::deallocate(self.0.cast(), layout) };
+    }
+
+    /// Resizes the block to `size` bytes (same alignment), keeping its header and the
+    /// data in front of the new end; the block may move. On failure the block is
+    /// unchanged and still owned by the caller.
+    ///
+    /// # Safety
+    ///
+    /// Every pointer to the block (a list's link, a scope's cursor) is updated to the
+    /// returned block by the caller: the old address is dead on success.
+    pub(crate) unsafe fn reallocate(self, size: usize) -> Result<Block, AllocError> {
+        let old = self.layout();
+        let align = old.align();
+        debug_assert!(size >= data_offset(align), "block of {size} bytes cannot hold its header");
+        if Layout::from_size_align(size, align).is_err() {
+            return Err(AllocError::LayoutTooLarge { size, align });
+        }
+        // SAFETY: the block is live memory of `raw::allocate` with exactly `old` (its
+        // header records it); `size` is non-zero (it holds a header) and forms a valid
+        // layout with `align` (checked above).
+        let base = unsafe { raw::reallocate(self.0.cast(), old, size) }
+            .ok_or(AllocError::OutOfMemory { size, align })?;
+        let header = base.cast::<BlockHeader>();
+        // SAFETY: `base` is the live, resized allocation; the header was moved with the
+        // data and only its `size` changes.
+        unsafe { (*header.as_ptr()).size = size };
+        Ok(Block(header))
     }
 
     #[inline]

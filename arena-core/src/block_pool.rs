@@ -427,9 +427,11 @@ impl BlockPool {
         Ok(block)
     }
 
+    /// A block of its own for `layout`, even if a standard block could hold it: what a
+    /// growing collection asks for once it outgrows standard blocks.
     #[cold]
     #[inline(never)]
-    fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
+    pub(crate) fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
         let size = block::dedicated_size(layout)?;
         let block = self.allocate_block(size, layout.align().max(BLOCK_ALIGN))?;
         self.dedicated_live.set(self.dedicated_live.get() + 1);
@@ -447,6 +449,30 @@ impl BlockPool {
         if live > self.peak_live.get() {
             self.peak_live.set(live);
         }
+    }
+
+    /// Resizes a dedicated block to `size` bytes, within the pool's limit; the block may
+    /// move. On failure it is unchanged.
+    ///
+    /// # Safety
+    ///
+    /// `block` is a live dedicated block of this pool (from
+    /// [`acquire_dedicated`](Self::acquire_dedicated), larger than a standard block), and
+    /// the caller replaces every pointer to it with the returned block.
+    pub(crate) unsafe fn resize_dedicated(
+        &self,
+        block: Block,
+        size: usize,
+    ) -> Result<Block, AllocError> {
+        let old = block.size();
+        debug_assert!(old > self.block_size && size > self.block_size, "not a dedicated block");
+        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old)) {
+            LimitKind::Pool.check(limit, self.held_bytes(), more)?;
+        }
+        // SAFETY: forwarded from the caller.
+        let block = unsafe { block.reallocate(size) }?;
+        self.dedicated_bytes.set(self.dedicated_bytes.get() - old + size);
+        Ok(block)
     }
 
     /// Takes back a block from [`acquire`](Self::acquire): standard blocks are cached

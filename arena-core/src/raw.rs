@@ -1,7 +1,7 @@
 //! The one module that talks to the system allocator.
 //!
-//! Every byte arena-core holds comes from [`allocate`] and goes back through
-//! [`deallocate`]; `.clippy.toml` forbids `alloc::alloc::{alloc, dealloc}` everywhere else,
+//! Every byte arena-core holds comes from [`allocate`] (or [`reallocate`]) and goes back
+//! through [`deallocate`]; `.clippy.toml` forbids `alloc::alloc::{alloc, dealloc}` everywhere else,
 //! so a reviewer auditing raw allocation reads this file and nothing more.
 //!
 //! It also owns the size arithmetic of seed 001 (libstdc++'s page-rounded strings): a
@@ -64,6 +64,31 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, layout: Layout) {
     unsafe {
         alloc::alloc::dealloc(ptr.as_ptr(), layout);
     }
+}
+
+/// Resizes memory obtained from [`allocate`] to `new_size` bytes, keeping its alignment
+/// and its first `min(old, new)` bytes; `None` (the old memory untouched) when the
+/// allocator refuses. Large blocks are moved by remapping pages rather than copying
+/// (glibc's `mremap`), which is what makes a page-rounded string's growth cheap (seed 001).
+///
+/// # Safety
+///
+/// - `ptr` was returned by [`allocate`] (or this function) with exactly `layout`, and is live;
+/// - `new_size` is non-zero and, rounded up to `layout.align()`, at most `isize::MAX`.
+///
+/// On success the old pointer is dead: only the returned one may be used.
+pub(crate) unsafe fn reallocate(
+    ptr: NonNull<u8>,
+    layout: Layout,
+    new_size: usize,
+) -> Option<NonNull<u8>> {
+    debug_assert!(new_size > 0, "raw::reallocate: zero size");
+    // SAFETY: the caller guarantees `ptr` is live memory of the global allocator with
+    // `layout`, and that `new_size` is non-zero and forms a valid layout with its
+    // alignment: `GlobalAlloc::realloc`'s preconditions.
+    #[expect(clippy::disallowed_methods, reason = "this is the raw allocation module")]
+    let new = unsafe { alloc::alloc::realloc(ptr.as_ptr(), layout, new_size) };
+    NonNull::new(new)
 }
 
 #[cfg(test)]

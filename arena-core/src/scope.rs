@@ -1041,6 +1041,128 @@ impl<'p> Scope<'p> {
         true
     }
 
+    /// Bytes from `ptr` to the end of the current block, if `[ptr, ptr + layout)` is the
+    /// tip: what a collection there could grow to in place.
+    #[inline]
+    pub(crate) fn tip_room(&self, ptr: NonNull<u8>, layout: Layout) -> Option<usize> {
+        self.is_tip(ptr, layout).then(|| self.end.get().addr() - ptr.as_ptr().addr())
+    }
+
+    // ----- buffers: blocks of their own for collections that outgrow a block ---------
+    //
+    // A collection whose buffer no longer fits a standard block gets a dedicated block
+    // that holds nothing else: it is linked *behind* the current block, so no bump ever
+    // lands in it, and it is never the head (`alloc_layout_slow` only ever puts a new
+    // block at the head or right behind it; `reset` keeps only the head). The collection
+    // can then resize that block with `realloc` (pages remapped, not copied) and give it
+    // back when it drops, instead of leaving every outgrown buffer in the scope until it
+    // ends: what keeps bytes held close to the final capacity (W6).
+
+    /// Bytes a collection may take in the bump blocks; a bigger one gets a buffer block.
+    pub(crate) fn standard_capacity(&self) -> usize {
+        match self.source {
+            Source::Pool(pool) => pool.block_size() - HEADER,
+            // An arena's blocks grow (1 KiB, 2, 4, ...): a buffer that moved through each
+            // would leave them all behind, so past the first block's size it takes a
+            // block of its own.
+            Source::System(_) => FIRST_SYSTEM_BLOCK - HEADER,
+        }
+    }
+
+    /// A block of its own for `layout`, linked behind the current block; returns its data
+    /// start (aligned for `layout`) and the bytes it holds (at least `layout.size()`,
+    /// the page-filled rest included).
+    ///
+    /// Only for a layout that does not fit a standard block (a pool would otherwise
+    /// take the block for a standard one when it comes back).
+    pub(crate) fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError> {
+        debug_assert!(layout.size() > self.standard_capacity(), "buffer fits a standard block");
+        if self.head.get().is_none() {
+            // A buffer is linked behind the head: give the scope its first block.
+            let block = self.take_block(Layout::new::<u8>())?;
+            self.install_first(block);
+        }
+        let size = crate::block::dedicated_size(layout)?;
+        if let Some(limit) = self.limit.get() {
+            LimitKind::Scope.check(limit, self.reserved.get(), size)?;
+        }
+        let block = self.source.acquire_dedicated(layout)?;
+        let head = self.head.get().expect("installed above");
+        block.set_prev(head.prev());
+        head.set_prev(Some(block));
+        self.reserved.set(self.reserved.get() + block.size());
+        let bytes = block.data_end().addr() - block.data_start().addr();
+        self.retired.set(self.retired.get() + bytes);
+        // SAFETY: a block's data start is inside the block, so non-null.
+        Ok((unsafe { NonNull::new_unchecked(block.data_start()) }, bytes))
+    }
+
+    /// The block linked right before `block` in the chain (the one whose `prev` it is).
+    fn chain_successor(&self, block: Block) -> Block {
+        let mut at = self.head.get().expect("a buffer block implies a head");
+        loop {
+            match at.prev() {
+                Some(prev) if prev == block => return at,
+                Some(prev) => at = prev,
+                None => unreachable!("a buffer block is in its scope's chain"),
+            }
+        }
+    }
+
+    /// Resizes a buffer from [`alloc_buffer`](Self::alloc_buffer) to hold `new_layout`
+    /// (same alignment); it may move. Returns the new data start and the bytes it holds.
+    /// On failure the buffer is unchanged.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is a live buffer of this scope allocated with `layout`'s alignment, and the
+    /// caller uses only the returned pointer afterwards.
+    pub(crate) unsafe fn grow_buffer(
+        &self,
+        ptr: NonNull<u8>,
+        new_layout: Layout,
+    ) -> Result<(NonNull<u8>, usize), AllocError> {
+        let align = new_layout.align().max(crate::block::BLOCK_ALIGN);
+        // SAFETY: a buffer's pointer is its block's data start (caller).
+        let block = unsafe { Block::from_data_start(ptr, align) };
+        let old_size = block.size();
+        let size = crate::block::dedicated_size(new_layout)?;
+        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old_size)) {
+            LimitKind::Scope.check(limit, self.reserved.get(), more)?;
+        }
+        let successor = self.chain_successor(block);
+        // SAFETY: the block came from this source's `acquire_dedicated` (caller); its only
+        // pointers are `successor`'s link, replaced below, and the caller's `ptr`.
+        let block = unsafe { self.source.resize_dedicated(block, size) }?;
+        successor.set_prev(Some(block));
+        self.reserved.set(self.reserved.get() - old_size + size);
+        let bytes = block.data_end().addr() - block.data_start().addr();
+        let old_bytes = old_size - (block.data_start().addr() - block.base().addr());
+        self.retired.set(self.retired.get() - old_bytes + bytes);
+        // SAFETY: a block's data start is inside the block, so non-null.
+        Ok((unsafe { NonNull::new_unchecked(block.data_start()) }, bytes))
+    }
+
+    /// Unlinks a buffer's block and gives it back to the source now.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is a live buffer of this scope allocated with alignment `align` (or less,
+    /// down to [`BLOCK_ALIGN`](crate::block::BLOCK_ALIGN)), and nothing uses it afterwards.
+    pub(crate) unsafe fn free_buffer(&self, ptr: NonNull<u8>, align: usize) {
+        // SAFETY: a buffer's pointer is its block's data start (caller).
+        let block = unsafe { Block::from_data_start(ptr, align.max(crate::block::BLOCK_ALIGN)) };
+        let successor = self.chain_successor(block);
+        successor.set_prev(block.prev());
+        block.set_prev(None);
+        self.reserved.set(self.reserved.get() - block.size());
+        self.retired
+            .set(self.retired.get() - (block.data_end().addr() - block.data_start().addr()));
+        // SAFETY: the block came from this source, is unlinked just above, and the caller
+        // no longer uses its data.
+        unsafe { self.source.release(block) };
+    }
+
     // ----- cleanup --------------------------------------------------------------------
 
     /// Registers `f` to run when the scope ends (APR's cleanup registration), in LIFO

@@ -63,6 +63,36 @@ impl Source<'_> {
         }
     }
 
+    /// A block of exactly [`block::dedicated_size`] for `layout`, never a standard or a
+    /// geometrically grown one: a growing collection's buffer, alone in its block.
+    pub(crate) fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
+        match self {
+            Source::Pool(pool) => pool.acquire_dedicated(layout),
+            Source::System(_) => {
+                Block::allocate(block::dedicated_size(layout)?, layout.align().max(BLOCK_ALIGN))
+            }
+        }
+    }
+
+    /// Resizes a block from [`acquire_dedicated`](Self::acquire_dedicated); it may move.
+    ///
+    /// # Safety
+    ///
+    /// `block` came from this source's `acquire_dedicated`, is live, and the caller
+    /// replaces every pointer to it with the returned block.
+    pub(crate) unsafe fn resize_dedicated(
+        &self,
+        block: Block,
+        size: usize,
+    ) -> Result<Block, AllocError> {
+        match self {
+            // SAFETY: forwarded from the caller; the pool made the block.
+            Source::Pool(pool) => unsafe { pool.resize_dedicated(block, size) },
+            // SAFETY: forwarded from the caller; system blocks are owned by this source.
+            Source::System(_) => unsafe { block.reallocate(size) },
+        }
+    }
+
     /// Gives a block back.
     ///
     /// # Safety

@@ -45,6 +45,19 @@ pub struct WorkloadResult {
     pub per: &'static str,
     /// One row per contender, in the workload's order.
     pub rows: Vec<Row>,
+    /// What the probed contenders hold once done (W6), else empty.
+    pub memory: Vec<MemoryRow>,
+}
+
+/// What one contender holds after a run (W6: the capacity reached and the bytes behind it).
+#[derive(Debug, Clone, Serialize)]
+pub struct MemoryRow {
+    /// Contender name.
+    pub contender: &'static str,
+    /// Capacity reached.
+    pub capacity: usize,
+    /// Bytes its allocator holds for it.
+    pub held_bytes: usize,
 }
 
 /// The whole report, as saved to JSON.
@@ -135,6 +148,14 @@ pub fn measure(workload: &Workload, size: usize, runs: usize) -> Result<Workload
         let ns_per_op = median * 1e9 / ops as f64;
         rows.push(Row { contender: contender.name, ns_per_op, ms_per_run: median * 1e3, checksum });
     }
+    let memory = workload
+        .memory
+        .iter()
+        .map(|probe| {
+            let held = (probe.held)(size);
+            MemoryRow { contender: probe.name, capacity: held.capacity, held_bytes: held.bytes }
+        })
+        .collect();
     Ok(WorkloadResult {
         id: workload.id,
         title: workload.title,
@@ -142,6 +163,7 @@ pub fn measure(workload: &Workload, size: usize, runs: usize) -> Result<Workload
         size,
         per: workload.per,
         rows,
+        memory,
     })
 }
 

@@ -40,6 +40,15 @@ pub fn render(result: &WorkloadResult) -> String {
             row.ns_per_op / fastest
         );
     }
+    for m in &result.memory {
+        #[expect(clippy::cast_precision_loss, reason = "byte counts far below 2^52")]
+        let ratio = m.held_bytes as f64 / m.capacity.max(1) as f64;
+        let _ = writeln!(
+            out,
+            "      {:<38}  capacity {:>9} bytes, {:>9} held = {ratio:5.2}x capacity",
+            m.contender, m.capacity, m.held_bytes
+        );
+    }
     out
 }
 

@@ -9,6 +9,7 @@ pub mod fixed_churn;
 pub mod many_small;
 pub mod scope_churn;
 pub mod size_classes;
+pub mod string_growth;
 pub mod two_pools;
 
 /// One seed workload: what it is, its sizes, and everyone who runs it.
@@ -30,6 +31,9 @@ pub struct Workload {
     pub ops: fn(usize) -> u64,
     /// The contenders, arena-kit first, the hand-written limit (if any) last.
     pub contenders: &'static [Contender],
+    /// What some contenders hold once done (W6's capacities and bytes), if the workload
+    /// is about memory as well as time.
+    pub memory: &'static [Probe],
 }
 
 fn same(n: usize) -> u64 {
@@ -47,6 +51,7 @@ pub const ALL: &[Workload] = &[
         per: "round",
         ops: same,
         contenders: scope_churn::CONTENDERS,
+        memory: &[],
     },
     Workload {
         id: "W2",
@@ -57,6 +62,7 @@ pub const ALL: &[Workload] = &[
         per: "value",
         ops: same,
         contenders: many_small::CONTENDERS,
+        memory: &[],
     },
     Workload {
         id: "W3",
@@ -67,6 +73,7 @@ pub const ALL: &[Workload] = &[
         per: "operation",
         ops: same,
         contenders: size_classes::CONTENDERS_20K,
+        memory: &[],
     },
     Workload {
         id: "W3-50k",
@@ -77,6 +84,7 @@ pub const ALL: &[Workload] = &[
         per: "operation",
         ops: same,
         contenders: size_classes::CONTENDERS_50K,
+        memory: &[],
     },
     Workload {
         id: "W4",
@@ -87,6 +95,7 @@ pub const ALL: &[Workload] = &[
         per: "operation",
         ops: same,
         contenders: fixed_churn::CONTENDERS,
+        memory: &[],
     },
     Workload {
         id: "W4-get",
@@ -97,6 +106,7 @@ pub const ALL: &[Workload] = &[
         per: "read",
         ops: same,
         contenders: fixed_churn::GET_CONTENDERS,
+        memory: &[],
     },
     Workload {
         id: "W5",
@@ -107,6 +117,29 @@ pub const ALL: &[Workload] = &[
         per: "iteration",
         ops: same,
         contenders: two_pools::CONTENDERS,
+        memory: &[],
+    },
+    Workload {
+        id: "W6",
+        title: "append one byte 100 000 times to a growable string",
+        seed: "001: quadratic growth 22 s -> 0.11 s once capacities filled whole pages",
+        size: string_growth::N_SMALL,
+        quick_size: string_growth::N_SMALL / 4,
+        per: "byte",
+        ops: same,
+        contenders: string_growth::CONTENDERS,
+        memory: string_growth::MEMORY,
+    },
+    Workload {
+        id: "W6-1M",
+        title: "the same, 1 000 000 times",
+        seed: "001, the larger string",
+        size: string_growth::N_LARGE,
+        quick_size: string_growth::N_LARGE / 10,
+        per: "byte",
+        ops: same,
+        contenders: string_growth::CONTENDERS,
+        memory: string_growth::MEMORY,
     },
     Workload {
         id: "W7",
@@ -117,6 +150,7 @@ pub const ALL: &[Workload] = &[
         per: "node",
         ops: binary_trees::expected,
         contenders: binary_trees::CONTENDERS,
+        memory: &[],
     },
     Workload {
         id: "W8",
@@ -127,6 +161,7 @@ pub const ALL: &[Workload] = &[
         per: "operation",
         ops: same,
         contenders: derived::CONTENDERS,
+        memory: &[],
     },
     Workload {
         id: "W8-scan",
@@ -137,6 +172,7 @@ pub const ALL: &[Workload] = &[
         per: "particle",
         ops: same,
         contenders: derived::SCAN_CONTENDERS,
+        memory: &[],
     },
 ];
 
@@ -147,6 +183,24 @@ pub struct Contender {
     pub name: &'static str,
     /// Runs the workload at size `n`; returns its checksum.
     pub run: fn(usize) -> u64,
+}
+
+/// What a collection holds once a workload is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Held {
+    /// Elements (bytes, for strings) it can hold without growing.
+    pub capacity: usize,
+    /// Bytes its allocator holds for it (blocks or chunks, headers included).
+    pub bytes: usize,
+}
+
+/// Measures what one contender holds after a run of size `n`.
+#[derive(Debug, Clone, Copy)]
+pub struct Probe {
+    /// The contender's name, as in its [`Contender`] row.
+    pub name: &'static str,
+    /// Runs the workload at size `n` and reports what it holds at the end.
+    pub held: fn(usize) -> Held,
 }
 
 /// The checksum every contender must reach for `n` allocations of the values `0..n`.

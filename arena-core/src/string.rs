@@ -1,0 +1,317 @@
+//! [`ArenaString`]: a growable UTF-8 string in a scope, an [`ArenaVec<u8>`] underneath,
+//! so it grows by the same policy: in place at the tip, then in a page-filled block of
+//! its own that `realloc` resizes (seed 001's page-rounded string growth; W6).
+
+use core::fmt;
+use core::ops::{Deref, DerefMut};
+
+use crate::error::{AllocError, TryAllocError};
+use crate::scope::Scope;
+use crate::vec::ArenaVec;
+
+/// A growable string whose bytes live in a [`Scope`] (or an [`Arena`](crate::Arena)).
+///
+/// # Panics
+///
+/// The growing methods panic when a limit is reached or the size overflows; the `try_`
+/// methods return the error instead.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaString, BlockPool};
+/// use core::fmt::Write;
+///
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// let mut s = ArenaString::new_in(&scope);
+/// s.push_str("hello");
+/// s.push(',');
+/// write!(s, " {}", "world").unwrap();
+/// assert_eq!(s.as_str(), "hello, world");
+/// let kept: &str = s.into_str(); // lives as long as the scope
+/// assert_eq!(kept.len(), 12);
+/// ```
+pub struct ArenaString<'s> {
+    bytes: ArenaVec<'s, u8>,
+}
+
+impl<'s> ArenaString<'s> {
+    /// An empty string in `scope`; allocates nothing until the first push.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let s = arena_core::ArenaString::new_in(&arena);
+    /// assert!(s.is_empty());
+    /// ```
+    #[must_use]
+    pub fn new_in<'p>(scope: &'s Scope<'p>) -> Self
+    where
+        'p: 's,
+    {
+        ArenaString { bytes: ArenaVec::new_in(scope) }
+    }
+
+    /// A copy of `s` in `scope`.
+    ///
+    /// # Panics
+    ///
+    /// If the scope cannot provide the room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// assert_eq!(s, "abc");
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn from_str_in<'p>(s: &str, scope: &'s Scope<'p>) -> Self
+    where
+        'p: 's,
+    {
+        let mut string = Self::new_in(scope);
+        string.push_str(s);
+        string
+    }
+
+    /// Appends `s`.
+    ///
+    /// # Panics
+    ///
+    /// If the string must grow and cannot (see [`try_push_str`](Self::try_push_str)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::new_in(&arena);
+    /// s.push_str("ab");
+    /// s.push_str("cd");
+    /// assert_eq!(s, "abcd");
+    /// ```
+    #[track_caller]
+    pub fn push_str(&mut self, s: &str) {
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    /// Appends `s`, or says why the string could not grow (it is unchanged then).
+    ///
+    /// # Errors
+    ///
+    /// A limit, size overflow or out of memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let mut s = arena_core::ArenaString::new_in(&scope);
+    /// assert!(s.try_push_str("no room").is_err());
+    /// assert!(s.is_empty());
+    /// ```
+    pub fn try_push_str(&mut self, s: &str) -> Result<(), AllocError> {
+        self.bytes.try_reserve(s.len())?;
+        self.bytes.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+
+    /// Appends one character.
+    ///
+    /// # Panics
+    ///
+    /// If the string must grow and cannot (see [`try_push`](Self::try_push)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::new_in(&arena);
+    /// s.push('é');
+    /// assert_eq!(s.len(), 2);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            // `c` is below 128, so it is one byte.
+            self.bytes.push(c as u8);
+        } else {
+            self.push_str(c.encode_utf8(&mut [0; 4]));
+        }
+    }
+
+    /// Appends one character, or hands it back with the reason the string could not grow.
+    ///
+    /// # Errors
+    ///
+    /// A limit, size overflow or out of memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let mut s = arena_core::ArenaString::new_in(&scope);
+    /// assert_eq!(s.try_push('x').unwrap_err().into_value(), 'x');
+    /// ```
+    pub fn try_push(&mut self, c: char) -> Result<(), TryAllocError<char>> {
+        self.try_push_str(c.encode_utf8(&mut [0; 4])).map_err(|e| TryAllocError::new(e, c))
+    }
+
+    /// Bytes the string can hold without growing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// assert!(s.capacity() >= 3);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.bytes.capacity()
+    }
+
+    /// Makes room for at least `additional` more bytes.
+    ///
+    /// # Panics
+    ///
+    /// If the scope cannot provide the room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::new_in(&arena);
+    /// s.reserve(100);
+    /// assert!(s.capacity() >= 100);
+    /// ```
+    #[track_caller]
+    pub fn reserve(&mut self, additional: usize) {
+        self.bytes.reserve(additional);
+    }
+
+    /// Empties the string; the capacity stays.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// s.clear();
+    /// assert!(s.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
+    /// The string as `&str`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// assert_eq!(s.as_str(), "abc");
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        // SAFETY: the bytes are UTF-8: they only ever come from a `&str` or
+        // `char::encode_utf8`, whole characters at a time, and `&mut str` cannot break it.
+        unsafe { core::str::from_utf8_unchecked(self.bytes.as_slice()) }
+    }
+
+    /// The string as `&mut str`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// s.as_mut_str().make_ascii_uppercase();
+    /// assert_eq!(s, "ABC");
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn as_mut_str(&mut self) -> &mut str {
+        // SAFETY: UTF-8 as in `as_str`; safe `str` methods keep it UTF-8.
+        unsafe { core::str::from_utf8_unchecked_mut(self.bytes.as_mut_slice()) }
+    }
+
+    /// Turns the string into a `&mut str` that lives as long as the scope.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = arena_core::ArenaString::from_str_in("kept", &scope).into_str();
+    /// assert_eq!(s, "kept");
+    /// ```
+    #[must_use]
+    pub fn into_str(self) -> &'s mut str {
+        // SAFETY: UTF-8 as in `as_str`.
+        unsafe { core::str::from_utf8_unchecked_mut(self.bytes.into_slice()) }
+    }
+}
+
+impl Deref for ArenaString<'_> {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl DerefMut for ArenaString<'_> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut str {
+        self.as_mut_str()
+    }
+}
+
+impl fmt::Write for ArenaString<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.try_push_str(s).map_err(|_| fmt::Error)
+    }
+}
+
+impl fmt::Display for ArenaString<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Debug for ArenaString<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for ArenaString<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ArenaString<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq for ArenaString<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for ArenaString<'_> {}

@@ -1,0 +1,660 @@
+//! [`ArenaVec`]: a growable vector whose buffer lives in a scope, grown the way seed 001
+//! taught: fill what the allocator would hand out anyway, never leave a trail of copies.
+//!
+//! # Growth policy
+//!
+//! A bump arena cannot free a buffer in the middle, so a vector that doubles blindly
+//! leaves every outgrown buffer behind until the scope ends: bumpalo's `String` holds
+//! about 4x its final capacity after a million pushes (W6). `ArenaVec` grows in three
+//! regimes, each chosen so that the bytes the scope holds stay close to the capacity:
+//!
+//! 1. **At the tip** (nothing allocated after the buffer): grow in place, doubling, up to
+//!    the end of the current block; when doubling would not fit but the request does,
+//!    take the rest of the block (fill it). No copy, nothing left behind.
+//! 2. **Elsewhere, still small**: move to a new allocation of twice the capacity at the
+//!    tip of the scope (the old buffer stays, but it is smaller than a standard block).
+//! 3. **Larger than a standard block**: move once into a block of its own, sized so the
+//!    request plus the system allocator's header fills whole pages; from then on every
+//!    growth is a `realloc` of that block (glibc remaps the pages of a large one instead
+//!    of copying), and dropping the vector gives the block back at once.
+//!
+//! So the bytes held are the final capacity plus at most one standard block and the
+//! page rounding: 1.01x after 1 M one-byte pushes (BENCHMARKS.md, W6).
+//!
+//! # Safety
+//!
+//! - The vector borrows its scope (`'s`), so it cannot outlive it; `Scope::reset` needs
+//!   `&mut Scope`, so it cannot run while a vector exists.
+//! - The vector drops its own elements (it owns them, as `Vec` does), so element types
+//!   need no `'p` bound: the scope never sees them.
+//! - Growing at the tip only moves the scope's cursor over bytes past the buffer, and a
+//!   child scope bumps in blocks of its own, so a vector of an outer scope can never grow
+//!   over an inner scope's values (bump-scope's advisory GHSA-xhx6-q96x-pf9c); tested in
+//!   `tests/all/collections.rs`.
+//! - A buffer block holds nothing but the buffer and is never the scope's current block,
+//!   so resizing or freeing it touches nobody else's memory.
+
+use core::alloc::Layout;
+use core::fmt;
+use core::marker::PhantomData;
+use core::mem;
+use core::ops::{Deref, DerefMut};
+use core::ptr::{self, NonNull};
+
+use crate::error::{AllocError, TryAllocError, fail};
+use crate::scope::Scope;
+
+/// What a growing collection needs of its scope. Implemented for every `Scope<'p>`, so a
+/// collection's type names only the borrow of its scope (`ArenaVec<'s, T>`), not the
+/// scope's `'p`: the collection drops its own elements, so `'p` is of no concern to it.
+/// Called only when the vector grows or drops, never per element.
+trait Buffers {
+    fn alloc(&self, layout: Layout) -> Result<NonNull<u8>, AllocError>;
+    fn tip_room(&self, ptr: NonNull<u8>, layout: Layout) -> Option<usize>;
+    unsafe fn resize_tip(&self, ptr: NonNull<u8>, old: Layout, new: Layout) -> bool;
+    unsafe fn give_back_tip(&self, ptr: NonNull<u8>, layout: Layout);
+    fn standard_capacity(&self) -> usize;
+    fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError>;
+    unsafe fn grow_buffer(
+        &self,
+        ptr: NonNull<u8>,
+        layout: Layout,
+    ) -> Result<(NonNull<u8>, usize), AllocError>;
+    unsafe fn free_buffer(&self, ptr: NonNull<u8>, align: usize);
+}
+
+impl Buffers for Scope<'_> {
+    fn alloc(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        self.try_alloc_layout(layout)
+    }
+    fn tip_room(&self, ptr: NonNull<u8>, layout: Layout) -> Option<usize> {
+        Scope::tip_room(self, ptr, layout)
+    }
+    unsafe fn resize_tip(&self, ptr: NonNull<u8>, old: Layout, new: Layout) -> bool {
+        // SAFETY: forwarded from the caller.
+        unsafe { Scope::resize_tip(self, ptr, old, new) }
+    }
+    unsafe fn give_back_tip(&self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: forwarded from the caller.
+        unsafe { Scope::give_back_tip(self, ptr, layout) }
+    }
+    fn standard_capacity(&self) -> usize {
+        Scope::standard_capacity(self)
+    }
+    fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError> {
+        Scope::alloc_buffer(self, layout)
+    }
+    unsafe fn grow_buffer(
+        &self,
+        ptr: NonNull<u8>,
+        layout: Layout,
+    ) -> Result<(NonNull<u8>, usize), AllocError> {
+        // SAFETY: forwarded from the caller.
+        unsafe { Scope::grow_buffer(self, ptr, layout) }
+    }
+    unsafe fn free_buffer(&self, ptr: NonNull<u8>, align: usize) {
+        // SAFETY: forwarded from the caller.
+        unsafe { Scope::free_buffer(self, ptr, align) }
+    }
+}
+
+/// Smallest capacity a vector allocates: tiny vectors would otherwise grow 1, 2, 4...
+const fn min_capacity(size: usize) -> usize {
+    if size == 1 {
+        16
+    } else if size <= 64 {
+        4
+    } else {
+        1
+    }
+}
+
+/// A growable vector whose buffer lives in a [`Scope`] (or an [`Arena`](crate::Arena)).
+///
+/// Like `Vec<T>`, it owns its elements and drops them when it drops; unlike
+/// `allocator_api2::vec::Vec<T, &Scope>`, it grows by filling what its scope holds
+/// instead of doubling blindly (see the [module docs](self) for the policy and why the
+/// bytes held stay within a few percent of the capacity).
+///
+/// # Panics
+///
+/// The growing methods panic when the scope or its pool reaches a limit, or the size
+/// overflows; the `try_` methods return the error (and the value) instead.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaVec, BlockPool};
+///
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// let mut squares = ArenaVec::new_in(&scope);
+/// for i in 0..10_000_u64 {
+///     squares.push(i * i);
+/// }
+/// assert_eq!(squares[99], 9801);
+/// // 80 000 bytes of capacity, and the scope holds little more than that:
+/// let held = scope.stats().reserved_bytes;
+/// assert!(held < squares.capacity() * 8 + 2 * pool.block_size());
+/// ```
+///
+/// The vector cannot outlive its scope:
+///
+/// ```compile_fail
+/// use arena_core::{ArenaVec, BlockPool};
+/// let pool = BlockPool::new();
+/// let v = {
+///     let scope = pool.scope();
+///     let mut v = ArenaVec::new_in(&scope);
+///     v.push(1);
+///     v
+/// }; // error: `scope` does not live long enough
+/// ```
+pub struct ArenaVec<'s, T> {
+    ptr: NonNull<T>,
+    len: usize,
+    cap: usize,
+    /// The buffer is a block of its own (regime 3), not a bump allocation.
+    own_block: bool,
+    scope: &'s dyn Buffers,
+    /// Owns `T`s (for dropck, as `Vec` does).
+    _owns: PhantomData<T>,
+}
+
+impl<'s, T> ArenaVec<'s, T> {
+    /// An empty vector in `scope`; allocates nothing until the first push.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.push('a');
+    /// assert_eq!(v.as_slice(), ['a']);
+    /// ```
+    #[must_use]
+    pub fn new_in<'p>(scope: &'s Scope<'p>) -> Self
+    where
+        'p: 's,
+    {
+        let cap = if size_of::<T>() == 0 { usize::MAX } else { 0 };
+        ArenaVec {
+            ptr: NonNull::dangling(),
+            len: 0,
+            cap,
+            own_block: false,
+            scope,
+            _owns: PhantomData,
+        }
+    }
+
+    /// An empty vector in `scope` with room for at least `capacity` elements.
+    ///
+    /// # Panics
+    ///
+    /// If the scope cannot provide the room (limit reached, size overflow).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let v = arena_core::ArenaVec::<u32>::with_capacity_in(100, &scope);
+    /// assert!(v.capacity() >= 100);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn with_capacity_in<'p>(capacity: usize, scope: &'s Scope<'p>) -> Self
+    where
+        'p: 's,
+    {
+        let mut v = Self::new_in(scope);
+        v.reserve(capacity);
+        v
+    }
+
+    /// Elements in the vector.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend([1, 2, 3]);
+    /// assert_eq!(v.len(), 3);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the vector has no elements.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let v = arena_core::ArenaVec::<u8>::new_in(&arena);
+    /// assert!(v.is_empty());
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Elements the vector can hold without growing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.push(1_u8);
+    /// assert!(v.capacity() >= 1);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Appends `value`.
+    ///
+    /// # Panics
+    ///
+    /// If the vector must grow and the scope cannot provide the room (see
+    /// [`try_push`](Self::try_push)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.push(String::from("dropped with the vector"));
+    /// assert_eq!(v[0].len(), 23);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn push(&mut self, value: T) {
+        if self.len == self.cap {
+            self.grow_for(1).unwrap_or_else(|e| fail(e));
+        }
+        // SAFETY: `len < cap`: the slot is inside the buffer and uninitialised.
+        unsafe { self.slot(self.len).write(value) };
+        self.len += 1;
+    }
+
+    /// Appends `value`, or hands it back with the reason the vector could not grow.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::LimitReached`], [`AllocError::SizeOverflow`] or out of memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let mut v = arena_core::ArenaVec::new_in(&scope);
+    /// let err = v.try_push(7_u32).unwrap_err();
+    /// assert_eq!(err.into_value(), 7);
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, value: T) -> Result<(), TryAllocError<T>> {
+        if self.len == self.cap
+            && let Err(error) = self.grow_for(1)
+        {
+            return Err(TryAllocError::new(error, value));
+        }
+        // SAFETY: `len < cap` now: the slot is inside the buffer and uninitialised.
+        unsafe { self.slot(self.len).write(value) };
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Removes and returns the last element.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.push(1);
+    /// assert_eq!((v.pop(), v.pop()), (Some(1), None));
+    /// ```
+    #[inline]
+    pub fn pop(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        // SAFETY: the slot at the old last index is initialised and now outside `len`,
+        // so it is read exactly once.
+        Some(unsafe { self.slot(self.len).read() })
+    }
+
+    /// Makes room for at least `additional` more elements.
+    ///
+    /// # Panics
+    ///
+    /// If the scope cannot provide the room (see [`try_reserve`](Self::try_reserve)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::<u64>::new_in(&arena);
+    /// v.reserve(10);
+    /// assert!(v.capacity() >= 10);
+    /// ```
+    #[track_caller]
+    pub fn reserve(&mut self, additional: usize) {
+        self.try_reserve(additional).unwrap_or_else(|e| fail(e));
+    }
+
+    /// Makes room for at least `additional` more elements, or says why it cannot.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::SizeOverflow`] if the capacity would overflow, a limit, or out of
+    /// memory; the vector is unchanged then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::AllocError;
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::<u64>::new_in(&arena);
+    /// assert_eq!(v.try_reserve(usize::MAX), Err(AllocError::SizeOverflow));
+    /// ```
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), AllocError> {
+        if self.cap - self.len >= additional { Ok(()) } else { self.grow_for(additional) }
+    }
+
+    /// Shortens the vector to `len` elements, dropping the rest (no effect if it is
+    /// already shorter). The capacity stays.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend(0..10);
+    /// v.truncate(3);
+    /// assert_eq!(v.as_slice(), [0, 1, 2]);
+    /// ```
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        let tail = ptr::slice_from_raw_parts_mut(
+            // SAFETY: `len < self.len <= cap`: inside the buffer.
+            unsafe { self.ptr.add(len) }.as_ptr(),
+            self.len - len,
+        );
+        // Shorten first: if a destructor panics, the rest are leaked, never dropped twice.
+        self.len = len;
+        // SAFETY: the tail was initialised and is now outside `len`: dropped once.
+        unsafe { ptr::drop_in_place(tail) };
+    }
+
+    /// Drops every element; the capacity stays.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.push(1);
+    /// v.clear();
+    /// assert!(v.is_empty() && v.capacity() > 0);
+    /// ```
+    pub fn clear(&mut self) {
+        self.truncate(0);
+    }
+
+    /// The elements as a slice.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.push(3);
+    /// assert_eq!(v.as_slice(), [3]);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `ptr` is aligned and non-null (dangling only when `len` is 0 or `T` is
+        // zero-sized) and the first `len` elements are initialised.
+        unsafe { &*ptr::slice_from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The elements as a mutable slice.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.push(3);
+    /// v.as_mut_slice()[0] = 4;
+    /// assert_eq!(v[0], 4);
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as in `as_slice`, and `&mut self` makes the borrow unique.
+        unsafe { &mut *ptr::slice_from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The element slot at `index`.
+    #[inline]
+    fn slot(&self, index: usize) -> NonNull<T> {
+        debug_assert!(index < self.cap, "slot {index} past the capacity");
+        // SAFETY: callers pass `index < cap`, so the offset stays inside the buffer (or
+        // is zero bytes for a zero-sized `T`).
+        unsafe { self.ptr.add(index) }
+    }
+
+    /// Grows so that `additional` more elements fit, by the policy of the module docs.
+    #[cold]
+    #[inline(never)]
+    fn grow_for(&mut self, additional: usize) -> Result<(), AllocError> {
+        let size = size_of::<T>();
+        let needed = self.len.checked_add(additional).ok_or(AllocError::SizeOverflow)?;
+        if size == 0 {
+            // `cap` is `usize::MAX` for zero-sized types: only the count can overflow.
+            return Err(AllocError::SizeOverflow);
+        }
+        let want = needed.max(self.cap.saturating_mul(2)).max(min_capacity(size));
+        let layout_for = |cap: usize| Layout::array::<T>(cap).map_err(|_| AllocError::SizeOverflow);
+        let wanted = layout_for(want)?;
+        let old = layout_for(self.cap)?;
+        let old_ptr = self.ptr.cast::<u8>();
+        if self.own_block {
+            // Regime 3: resize the block (`realloc`), page-filled.
+            // SAFETY: `ptr` is this vector's live buffer block, allocated with `T`'s
+            // alignment, and only the returned pointer is used afterwards.
+            let (ptr, bytes) = unsafe { self.scope.grow_buffer(old_ptr, wanted) }?;
+            self.ptr = ptr.cast();
+            self.cap = bytes / size;
+            return Ok(());
+        }
+        if self.cap > 0
+            && let Some(room) = self.scope.tip_room(old_ptr, old)
+            && room / size >= needed
+        {
+            // Regime 1: in place at the tip, doubling, or filling the block.
+            let cap = want.min(room / size);
+            let new = layout_for(cap)?;
+            // SAFETY: the buffer is a live allocation of `old` from this scope.
+            let grown = unsafe { self.scope.resize_tip(old_ptr, old, new) };
+            debug_assert!(grown, "the tip has room for it");
+            if grown {
+                self.cap = cap;
+                return Ok(());
+            }
+        }
+        let (ptr, cap, own_block) = if wanted.size() <= self.scope.standard_capacity() {
+            // Regime 2: a new, doubled allocation at the tip.
+            (self.scope.alloc(wanted)?, want, false)
+        } else {
+            // Regime 3 begins: a block of its own.
+            let (ptr, bytes) = self.scope.alloc_buffer(wanted)?;
+            (ptr, bytes / size, true)
+        };
+        if self.cap > 0 {
+            // SAFETY: both buffers are live, distinct allocations of at least `len`
+            // elements; the old one is not used again.
+            unsafe {
+                ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.cast::<T>().as_ptr(), self.len);
+            };
+            // SAFETY: the old buffer is a live allocation of `old` (a bump allocation:
+            // only the tip gives bytes back) and is no longer used.
+            unsafe { self.scope.give_back_tip(old_ptr, old) };
+        }
+        self.ptr = ptr.cast();
+        self.cap = cap;
+        self.own_block = own_block;
+        Ok(())
+    }
+}
+
+impl<'s, T: Copy> ArenaVec<'s, T> {
+    /// Turns the vector into a slice that lives as long as the scope (bumpalo's
+    /// `into_bump_slice`). Only for `Copy` elements: nothing will drop them, and a `Copy`
+    /// type has nothing to drop.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let mut v = arena_core::ArenaVec::new_in(&scope);
+    /// v.extend_from_slice(&[1, 2, 3]);
+    /// let s: &mut [i32] = v.into_slice();
+    /// s[0] = 9;
+    /// assert_eq!(s, [9, 2, 3]);
+    /// ```
+    #[must_use]
+    pub fn into_slice(self) -> &'s mut [T] {
+        let this = mem::ManuallyDrop::new(self);
+        // SAFETY: the buffer stays allocated until the scope ends (`'s`), is no longer
+        // owned by the vector (never dropped or freed: `ManuallyDrop`), and its first
+        // `len` elements are initialised.
+        unsafe { &mut *ptr::slice_from_raw_parts_mut(this.ptr.as_ptr(), this.len) }
+    }
+}
+
+impl<T: Clone> ArenaVec<'_, T> {
+    /// Appends clones of every element of `items`.
+    ///
+    /// # Panics
+    ///
+    /// If the vector cannot grow (see [`try_reserve`](Self::try_reserve)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend_from_slice(&["a", "b"]);
+    /// assert_eq!(v.len(), 2);
+    /// ```
+    #[track_caller]
+    pub fn extend_from_slice(&mut self, items: &[T]) {
+        self.reserve(items.len());
+        for item in items {
+            self.push(item.clone());
+        }
+    }
+}
+
+impl<T> Drop for ArenaVec<'_, T> {
+    fn drop(&mut self) {
+        /// Frees the buffer even if an element's destructor panics.
+        struct FreeBuffer<'a, 'b, T>(&'a mut ArenaVec<'b, T>);
+        impl<T> Drop for FreeBuffer<'_, '_, T> {
+            fn drop(&mut self) {
+                let v = &mut *self.0;
+                if v.cap == 0 || size_of::<T>() == 0 {
+                    return;
+                }
+                let ptr = v.ptr.cast::<u8>();
+                if v.own_block {
+                    // SAFETY: the buffer is this vector's live block, allocated with
+                    // `T`'s alignment; the vector is being dropped.
+                    unsafe { v.scope.free_buffer(ptr, align_of::<T>()) };
+                } else if let Ok(layout) = Layout::array::<T>(v.cap) {
+                    // SAFETY: a live allocation of `layout`, unused from here on.
+                    unsafe { v.scope.give_back_tip(ptr, layout) };
+                }
+            }
+        }
+        let guard = FreeBuffer(self);
+        let v = &mut *guard.0;
+        // SAFETY: the first `len` elements are initialised and dropped once here.
+        unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(v.ptr.as_ptr(), v.len)) };
+    }
+}
+
+impl<T> Deref for ArenaVec<'_, T> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T> DerefMut for ArenaVec<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.as_mut_slice()
+    }
+}
+
+impl<T> Extend<T> for ArenaVec<'_, T> {
+    #[track_caller]
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        self.reserve(iter.size_hint().0);
+        for item in iter {
+            self.push(item);
+        }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a ArenaVec<'_, T> {
+    type Item = &'a T;
+    type IntoIter = core::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a mut ArenaVec<'_, T> {
+    type Item = &'a mut T;
+    type IntoIter = core::slice::IterMut<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_mut_slice().iter_mut()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for ArenaVec<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<T: PartialEq> PartialEq for ArenaVec<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Eq> Eq for ArenaVec<'_, T> {}

@@ -1,0 +1,234 @@
+//! `ArenaVec` and `ArenaString`: contents, the growth policy's bytes held, destructors,
+//! limits, nesting.
+
+use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use arena_core::{AllocError, Arena, ArenaString, ArenaVec, BlockPool};
+
+use crate::common::{Noisy, PanicsOnDrop, scaled};
+
+/// Pushes `n` bytes one at a time (W6) and checks that the scope holds at most 1.1x the
+/// capacity reached (plus the first standard block for strings smaller than 100 000
+/// bytes, where that block is more than a tenth).
+fn one_byte_pushes_hold_little_more_than_the_capacity(n: usize) {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let mut s = ArenaString::new_in(&scope);
+    for i in 0..n {
+        s.push(char::from(b'a' + (i % 26) as u8));
+    }
+    assert_eq!(s.len(), n);
+    assert!(s.bytes().enumerate().all(|(i, b)| b == b'a' + (i % 26) as u8));
+    let held = scope.stats().reserved_bytes;
+    assert!(s.capacity() >= n);
+    assert!(
+        held * 10 <= s.capacity() * 11 + if n < 100_000 { pool.block_size() * 10 } else { 0 },
+        "held {held} for capacity {}",
+        s.capacity()
+    );
+    drop(s);
+    assert_eq!(
+        pool.stats().dedicated_blocks,
+        0,
+        "the buffer block went back when the string dropped"
+    );
+    assert_eq!(scope.stats().reserved_bytes, pool.block_size());
+}
+
+#[test]
+fn w6_growth_holds_at_most_a_tenth_more_than_the_capacity() {
+    one_byte_pushes_hold_little_more_than_the_capacity(scaled(100_000));
+    if !cfg!(miri) {
+        one_byte_pushes_hold_little_more_than_the_capacity(1_000_000);
+    }
+}
+
+#[test]
+fn growth_at_the_tip_is_in_place_and_fills_the_block() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let mut v = ArenaVec::new_in(&scope);
+    v.push(0_u64);
+    let first = v.as_ptr();
+    while v.len() < 900 {
+        v.push(v.len() as u64);
+    }
+    assert_eq!(v.as_ptr(), first, "nothing else allocated: every growth was in place");
+    // The block holds (8176 - 32) / 8 = 1018 u64s: the last growth filled it.
+    assert_eq!(v.capacity(), (pool.block_size() - 32) / 8);
+    assert_eq!(scope.stats().blocks, 1);
+    assert!(v.iter().copied().eq(0..900));
+}
+
+#[test]
+fn vectors_that_interleave_keep_their_contents() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let mut a = ArenaVec::new_in(&scope);
+    let mut b = ArenaVec::new_in(&scope);
+    let mut c = ArenaString::new_in(&scope);
+    for i in 0..scaled(20_000) as u32 {
+        a.push(i);
+        b.push(u64::from(i) * 3);
+        c.push(char::from(b'0' + (i % 10) as u8));
+        if i % 1000 == 0 {
+            scope.alloc(i); // something else at the tip now and then
+        }
+    }
+    assert!(a.iter().copied().eq(0..scaled(20_000) as u32));
+    assert!(b.iter().copied().eq((0..scaled(20_000) as u64).map(|i| i * 3)));
+    assert!(c.bytes().enumerate().all(|(i, ch)| ch == b'0' + (i % 10) as u8));
+}
+
+#[test]
+fn every_element_is_dropped_once_across_moves_and_blocks() {
+    let log = RefCell::new(Vec::new());
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let n = scaled(3000) as u32;
+    {
+        let mut v = ArenaVec::new_in(&scope);
+        for id in 0..n {
+            v.push(Noisy { id, log: &log });
+            if id % 500 == 0 {
+                scope.alloc(id);
+            }
+        }
+        let last = v.pop().expect("non-empty");
+        assert_eq!(last.id, n - 1);
+        drop(last);
+        v.truncate(10);
+        assert_eq!(log.borrow().len(), n as usize - 10);
+    }
+    let mut seen = log.into_inner();
+    seen.sort_unstable();
+    assert!(seen.into_iter().eq(0..n), "each element dropped exactly once");
+}
+
+#[test]
+fn a_panicking_destructor_still_frees_the_buffer() {
+    let log = RefCell::new(Vec::new());
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut v = ArenaVec::new_in(&scope);
+        for id in 0..scaled(2000) as u32 {
+            v.push(PanicsOnDrop { id, panic_on: 7, log: &log });
+        }
+    }));
+    assert!(result.is_err());
+    assert_eq!(log.borrow().len(), scaled(2000), "the others still dropped");
+    assert_eq!(pool.stats().dedicated_blocks, 0, "the buffer block went back");
+}
+
+#[test]
+fn a_limit_hands_the_value_back_and_leaves_the_vector_as_it_was() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let mut v = ArenaVec::new_in(&scope);
+    v.extend(0..100_u32);
+    scope.set_limit(Some(scope.stats().reserved_bytes));
+    // The vector may fill its block (in place at the tip), but no more.
+    let err = loop {
+        if let Err(err) = v.try_push(99) {
+            break err;
+        }
+    };
+    assert!(matches!(err.error(), AllocError::LimitReached { .. }), "{err}");
+    assert_eq!(err.into_value(), 99);
+    let cap = v.capacity();
+    assert_eq!(v.len(), cap, "it failed only when full");
+    assert_eq!(cap, (pool.block_size() - 32) / 4, "it filled its block first");
+    assert!(v.try_push(5).is_err());
+    assert_eq!((v.len(), v.capacity()), (cap, cap), "a failed push changes nothing");
+    assert_eq!(v.try_reserve(usize::MAX), Err(AllocError::SizeOverflow));
+
+    // A buffer block that would grow past the limit.
+    scope.set_limit(Some(scope.stats().reserved_bytes + 64 * 1024));
+    while v.try_push(2).is_ok() {}
+    assert!(v.capacity() * 4 > 8192, "it reached a buffer block first");
+    assert!(scope.stats().reserved_bytes <= scope.limit().unwrap());
+    assert_eq!(v[..100], (0..100).collect::<Vec<_>>()[..]);
+}
+
+#[test]
+fn a_pool_limit_stops_a_buffer_block_from_growing() {
+    let pool = BlockPool::new();
+    pool.set_limit(Some(pool.block_size() + 40 * 1024));
+    let scope = pool.scope();
+    let mut s = ArenaString::new_in(&scope);
+    let mut pushed = 0;
+    while s.try_push('x').is_ok() {
+        pushed += 1;
+    }
+    assert_eq!(s.len(), pushed);
+    assert!(pushed > 8192, "grew into a buffer block before the limit");
+    let stats = pool.stats();
+    assert!(stats.live_bytes <= pool.block_size() + 40 * 1024, "{stats:?}");
+}
+
+#[test]
+fn an_outer_vector_grows_while_an_inner_scope_is_open() {
+    // bump-scope's GHSA-xhx6-q96x-pf9c: growing a collection of the outer scope while an
+    // inner one is open must not overwrite the inner scope's values.
+    let pool = BlockPool::new();
+    let outer = pool.scope();
+    let mut v = ArenaVec::new_in(&outer);
+    v.push(0_u64);
+    let inner = outer.scope();
+    let values: Vec<&mut u64> = (0..scaled(2000) as u64).map(|i| inner.alloc(i)).collect();
+    for i in 1..scaled(5000) as u64 {
+        v.push(i);
+    }
+    assert!(values.iter().enumerate().all(|(i, x)| **x == i as u64), "inner values intact");
+    assert!(v.iter().copied().eq(0..scaled(5000) as u64));
+    drop(values);
+    drop(inner);
+    v.push(7);
+    assert_eq!(v.last(), Some(&7));
+}
+
+#[test]
+fn arenas_and_over_aligned_elements_grow_into_buffer_blocks() {
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    #[repr(align(64))]
+    struct Line(u32);
+    let arena = Arena::new();
+    let mut v = ArenaVec::new_in(&arena);
+    for i in 0..scaled(1000) as u32 {
+        v.push(Line(i));
+        assert_eq!(v.as_ptr() as usize % 64, 0);
+    }
+    assert!(v.iter().enumerate().all(|(i, l)| l.0 == i as u32));
+    let kept = v.into_slice();
+    arena.alloc(1_u8);
+    assert_eq!(kept[scaled(1000) - 1], Line(scaled(1000) as u32 - 1), "kept until the arena ends");
+}
+
+#[test]
+fn zero_sized_elements_take_no_memory() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    let mut v = ArenaVec::new_in(&scope);
+    for _ in 0..1000 {
+        v.push(());
+    }
+    assert_eq!((v.len(), v.capacity()), (1000, usize::MAX));
+    assert_eq!(scope.stats().reserved_bytes, 0);
+}
+
+#[test]
+fn strings_take_any_utf8_and_format() {
+    use core::fmt::Write;
+    let arena = Arena::new();
+    let mut s = ArenaString::from_str_in("αβ", &arena);
+    s.push('γ');
+    write!(s, "-{}-", 42).unwrap();
+    assert_eq!(s, "αβγ-42-");
+    assert_eq!(format!("{s}|{s:?}"), "αβγ-42-|\"αβγ-42-\"");
+    s.make_ascii_uppercase();
+    assert_eq!(s.as_str(), "αβγ-42-");
+    s.clear();
+    assert!(s.is_empty());
+}
