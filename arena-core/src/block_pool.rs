@@ -25,11 +25,15 @@
 use core::alloc::Layout;
 use core::cell::Cell;
 use core::fmt;
+#[cfg(feature = "std")]
+use core::ptr::NonNull;
 
 use crate::block::{self, BLOCK_ALIGN, Block, HEADER};
 use crate::error::{AllocError, LimitKind};
 use crate::raw;
 use crate::scope::Scope;
+#[cfg(feature = "std")]
+use crate::shared_block_pool::{REFILL_BATCH, SharedBlockPool};
 
 /// Bytes of a standard block of [`BlockPool::new`]: two pages less the system
 /// allocator's header (8 176 bytes on 64-bit targets), of which 32 are the block header.
@@ -80,12 +84,20 @@ pub struct BlockPool {
     dedicated_bytes: Cell<usize>,
     peak_live: Cell<usize>,
     system_allocations: Cell<u64>,
+    /// For a thread's cache of a [`SharedBlockPool`]: where standard blocks come from
+    /// when the cache is empty and go when it is full, instead of the system. The
+    /// [`LocalBlockPool`](crate::LocalBlockPool) that owns this pool borrows the shared
+    /// pool for its whole life, so the pointer stays valid.
+    #[cfg(feature = "std")]
+    upstream: Option<NonNull<SharedBlockPool>>,
 }
 
 // SAFETY: a `BlockPool` owns its cached blocks outright (plain bytes, no values in them)
 // and its counters; moving it to another thread moves that ownership. Scopes borrow the
 // pool, so none can be alive during the move; blocks of a scope leaked with `mem::forget`
-// are never touched by the pool again. It stays `!Sync`: its `Cell`s are unsynchronised.
+// are never touched by the pool again. A thread's cache of a `SharedBlockPool` also points
+// at that pool, which is `Sync` and used only through `&self`, so calling it from the new
+// thread is as sound as from the old. It stays `!Sync`: its `Cell`s are unsynchronised.
 unsafe impl Send for BlockPool {}
 
 /// A snapshot of a [`BlockPool`]'s counters.
@@ -184,7 +196,30 @@ impl BlockPool {
             dedicated_bytes: Cell::new(0),
             peak_live: Cell::new(0),
             system_allocations: Cell::new(0),
+            #[cfg(feature = "std")]
+            upstream: None,
         }
+    }
+
+    /// A thread's cache over `shared`: standard blocks come from and go back to it.
+    ///
+    /// # Safety
+    ///
+    /// `shared` outlives the returned pool (its owner, `LocalBlockPool<'s>`, borrows it).
+    #[cfg(feature = "std")]
+    pub(crate) unsafe fn with_upstream(shared: &SharedBlockPool, max_free: usize) -> Self {
+        let mut pool = Self::with_block_size_unchecked(shared.block_size());
+        pool.max_free = Cell::new(max_free);
+        pool.upstream = Some(NonNull::from(shared));
+        pool
+    }
+
+    /// The shared pool this one caches for, if any.
+    #[cfg(feature = "std")]
+    #[inline]
+    fn upstream(&self) -> Option<&SharedBlockPool> {
+        // SAFETY: `with_upstream`'s caller keeps the shared pool alive as long as `self`.
+        self.upstream.map(|p| unsafe { p.as_ref() })
     }
 
     /// Opens a scope that draws its blocks from this pool and gives them back when it ends.
@@ -320,7 +355,7 @@ impl BlockPool {
             self.max_free.set(blocks);
         }
         while self.cached() < blocks {
-            let block = self.allocate_block(self.block_size, BLOCK_ALIGN)?;
+            let block = self.new_standard_block()?;
             self.standard_total.set(self.standard_total.get() + 1);
             self.push_free(block);
         }
@@ -419,11 +454,39 @@ impl BlockPool {
             self.listed.set(self.listed.get() - 1);
             block
         } else {
+            #[cfg(feature = "std")]
+            if let Some(shared) = self.upstream() {
+                let block = self.refill(shared)?;
+                self.note_live();
+                return Ok(block);
+            }
             let block = self.allocate_block(self.block_size, BLOCK_ALIGN)?;
             self.standard_total.set(self.standard_total.get() + 1);
             block
         };
         self.note_live();
+        Ok(block)
+    }
+
+    /// Takes a batch of blocks from the shared pool (one lock), returns the first and
+    /// lists the rest; the batch is cut short by this pool's limit.
+    #[cfg(feature = "std")]
+    #[cold]
+    fn refill(&self, shared: &SharedBlockPool) -> Result<Block, AllocError> {
+        let mut want = REFILL_BATCH;
+        if let Some(limit) = self.limit.get() {
+            LimitKind::Pool.check(limit, self.held_bytes(), self.block_size)?;
+            want = want.min((limit - self.held_bytes()) / self.block_size);
+        }
+        let (block, count, fresh) = shared.take(want)?;
+        self.standard_total.set(self.standard_total.get() + count);
+        self.system_allocations.set(self.system_allocations.get() + u64::from(fresh));
+        let mut rest = block.prev();
+        block.set_prev(None);
+        while let Some(next) = rest {
+            rest = next.prev();
+            self.push_free(next);
+        }
         Ok(block)
     }
 
@@ -498,6 +561,11 @@ impl BlockPool {
                 self.push_free(block);
                 return;
             }
+            #[cfg(feature = "std")]
+            if let Some(shared) = self.upstream() {
+                self.flush(shared, block);
+                return;
+            }
             self.standard_total.set(self.standard_total.get() - 1);
         } else {
             self.dedicated_live.set(self.dedicated_live.get() - 1);
@@ -507,6 +575,27 @@ impl BlockPool {
         unsafe { block.free() };
     }
 
+    /// The cache is full: gives `block` and half the list to the shared pool (one lock).
+    #[cfg(feature = "std")]
+    #[cold]
+    fn flush(&self, shared: &SharedBlockPool, block: Block) {
+        let mut count = 1;
+        let mut tail = block;
+        for _ in 0..self.listed.get() / 2 {
+            let Some(next) = self.free.get() else { break };
+            self.free.set(next.prev());
+            self.listed.set(self.listed.get() - 1);
+            tail.set_prev(Some(next));
+            tail = next;
+            count += 1;
+        }
+        tail.set_prev(None);
+        self.standard_total.set(self.standard_total.get() - count);
+        // SAFETY: the chain holds `count` blocks unlinked from this cache just now, of
+        // the shared pool's block size and alignment, holding no values.
+        unsafe { shared.give(block, count) };
+    }
+
     #[inline]
     fn push_free(&self, block: Block) {
         block.set_prev(self.free.get());
@@ -514,7 +603,8 @@ impl BlockPool {
         self.listed.set(self.listed.get() + 1);
     }
 
-    /// Frees one cached block: from the list first, then the hot slot.
+    /// Frees one cached block, from the list first, then the hot slot; a thread's cache
+    /// gives it to its shared pool instead.
     fn free_one_cached(&self) {
         let block = if let Some(block) = self.free.get() {
             self.free.set(block.prev());
@@ -526,9 +616,31 @@ impl BlockPool {
             return;
         };
         self.standard_total.set(self.standard_total.get() - 1);
+        block.set_prev(None);
+        #[cfg(feature = "std")]
+        if let Some(shared) = self.upstream() {
+            // SAFETY: one block, unlinked from the cache just now, holding no values.
+            unsafe { shared.give(block, 1) };
+            return;
+        }
         // SAFETY: the block was just unlinked from the cache, the only place it was, and
         // cached blocks hold no values.
         unsafe { block.free() };
+    }
+
+    /// A new standard block from the system (through the shared pool, for a thread's
+    /// cache, so that it counts the block), if the limit allows it.
+    fn new_standard_block(&self) -> Result<Block, AllocError> {
+        #[cfg(feature = "std")]
+        if let Some(shared) = self.upstream() {
+            if let Some(limit) = self.limit.get() {
+                LimitKind::Pool.check(limit, self.held_bytes(), self.block_size)?;
+            }
+            let block = shared.allocate_block()?;
+            self.system_allocations.set(self.system_allocations.get() + 1);
+            return Ok(block);
+        }
+        self.allocate_block(self.block_size, BLOCK_ALIGN)
     }
 
     /// A new system block, if the pool's limit allows it.

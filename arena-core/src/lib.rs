@@ -102,9 +102,13 @@ mod raw;
 mod row_index;
 mod scope;
 mod secondary_map;
+#[cfg(feature = "std")]
+mod shared_block_pool;
 mod size_class;
 mod source;
 mod string;
+#[cfg(feature = "std")]
+mod sync;
 mod vec;
 
 pub use arena::Arena;
@@ -117,6 +121,10 @@ pub use pool::{Pool, SlotStats};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
 pub use secondary_map::SecondaryMap;
+#[cfg(feature = "std")]
+pub use shared_block_pool::{
+    LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedPoolStats,
+};
 pub use size_class::{MAX_CLASS_SIZE, SizeClassPool, SizeClassStats};
 pub use string::ArenaString;
 pub use vec::ArenaVec;

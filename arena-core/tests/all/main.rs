@@ -20,4 +20,5 @@ mod pool;
 mod pool_model;
 mod row_index;
 mod scope;
+mod shared_block_pool;
 mod size_class;
