@@ -129,6 +129,13 @@ impl Brand<'_> {
 }
 
 impl<'id> Brand<'id> {
+    /// A brand for `id` again: for the shards of one [`SyncPool`](crate::SyncPool), which
+    /// routes every handle to the shard that made it, so no shard sees another's handle.
+    #[cfg(feature = "std")]
+    pub(crate) fn from_id(id: Id<'id>) -> Self {
+        Brand { id }
+    }
+
     /// Gives the brand up for the one pool that will carry it.
     pub(crate) fn into_id(self) -> Id<'id> {
         self.id

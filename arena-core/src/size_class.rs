@@ -126,8 +126,9 @@ impl Class {
 /// Free-list pools for 1..=1024-byte requests, in twenty size classes.
 ///
 /// Use [`allocate`](Self::allocate) / [`deallocate`](Self::deallocate) directly, or
-/// `&SizeClassPool` as an `allocator_api2` allocator for collections. `!Sync`: one
-/// thread at a time.
+/// `&SizeClassPool` as an `allocator_api2` allocator for collections. `Send` but `!Sync`:
+/// one thread at a time; [`SyncSizeClassPool`](crate::SyncSizeClassPool) is the locked
+/// flavour for many.
 ///
 /// # Examples
 ///
@@ -149,6 +150,15 @@ pub struct SizeClassPool {
     high_water: Cell<usize>,
     large_live: Cell<usize>,
 }
+
+// SAFETY: a `SizeClassPool` owns its blocks (through its `BlockPool`, itself `Send`) and
+// every raw pointer in it (free lists, carving cursors) points into those blocks; moving
+// the pool to another thread moves that ownership, and nothing else points into its free
+// chunks. Chunks handed out are raw memory: using them after the move is governed by
+// `deallocate`'s `# Safety` contract, and an `allocator_api2` collection borrows the pool,
+// so no such collection can exist during the move. It stays `!Sync` (`Cell`s);
+// `SyncSizeClassPool` is the locked flavour.
+unsafe impl Send for SizeClassPool {}
 
 /// A snapshot of a [`SizeClassPool`]'s counters.
 ///
@@ -391,6 +401,25 @@ impl SizeClassPool {
         }
         self.blocks.trim();
         given
+    }
+
+    /// Caps the bytes of carving blocks the pool holds (live and cached); past it,
+    /// [`allocate`](Self::allocate) returns [`AllocError::LimitReached`]. Requests above
+    /// 1024 bytes go to the system allocator and are not counted.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    /// use arena_core::{AllocError, SizeClassPool};
+    ///
+    /// let pool = SizeClassPool::new();
+    /// pool.set_limit(Some(0));
+    /// let err = pool.allocate(Layout::new::<u64>()).unwrap_err();
+    /// assert!(matches!(err, AllocError::LimitReached { .. }));
+    /// ```
+    pub fn set_limit(&self, limit: Option<usize>) {
+        self.blocks.set_limit(limit);
     }
 
     /// Bytes an empty class may keep; past them its blocks go back as it empties.

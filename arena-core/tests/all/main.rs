@@ -22,3 +22,4 @@ mod row_index;
 mod scope;
 mod shared_block_pool;
 mod size_class;
+mod sync_pools;

@@ -1,0 +1,328 @@
+//! [`SyncPool`]: a branded typed pool usable from many threads at once.
+//!
+//! The seed's locked pools (002) put one lock around the whole pool; two threads then
+//! take turns, and the second thread adds no throughput. `SyncPool` is a set of shards,
+//! each an ordinary [`Pool`](crate::Pool) behind its own `Mutex`; a thread inserts into the shard
+//! picked by its thread index (threads spread over the shards round-robin), so threads
+//! that mostly work on their own values mostly take uncontended locks.
+//!
+//! - An owning [`SyncHandle`] remembers its shard; `remove` and access lock that shard,
+//!   from any thread. Like [`Handle`](crate::Handle), it is neither `Copy` nor `Clone` and `remove`
+//!   consumes it, so a handle is proof that its value is live: access checks nothing
+//!   at run time beyond taking the lock.
+//! - Every shard carries the pool's brand: a handle of one `SyncPool` is a type error on
+//!   another. Inside one pool, the handle's shard index (private, set by `insert`) routes
+//!   it to the one shard that made it; nothing else can name a shard.
+//! - `Send`/`Sync` come from the parts: `Mutex<Pool<T>>` is `Sync` when `T: Send`, so
+//!   `SyncPool<T>` is shared across threads exactly when its values may move between
+//!   threads. No `unsafe impl` is needed. Access runs a closure under the shard's lock
+//!   (`with_value` / `with_value_mut`), so no reference outlives the lock.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use core::fmt;
+use std::cell::Cell;
+
+use crate::brand::Brand;
+use crate::error::TryAllocError;
+use crate::handle::Handle;
+use crate::pool::Pool;
+use crate::sync::{AtomicUsize, Mutex, Ordering, lock};
+
+/// A shard on a cache line of its own, so that two threads' locks do not false-share.
+#[repr(align(128))]
+struct Shard<'id, T>(Mutex<Pool<'id, T>>);
+
+/// An owning handle to a value in a [`SyncPool`]: its shard and its slot. Neither `Copy`
+/// nor `Clone`; [`SyncPool::remove`] consumes it. `Send` and `Sync`: a handle may move
+/// to the thread that removes its value.
+///
+/// # Examples
+///
+/// ```
+/// arena_core::SyncPool::with(|pool| {
+///     let h = pool.insert(String::from("a"));
+///     std::thread::scope(|s| {
+///         s.spawn(|| assert_eq!(pool.remove(h), "a")); // removed on another thread
+///     });
+/// });
+/// ```
+#[must_use = "dropping a handle leaves its value in the pool until the pool is dropped"]
+pub struct SyncHandle<'id> {
+    handle: Handle<'id>,
+    shard: u32,
+}
+
+impl fmt::Debug for SyncHandle<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SyncHandle")
+            .field("shard", &self.shard)
+            .field("slot", &self.handle.slot())
+            .finish()
+    }
+}
+
+/// Typed free-list storage shared by many threads: a [`Pool`] per shard, each behind its
+/// own lock (see the [module docs](self)).
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::SyncPool;
+///
+/// let total = SyncPool::with(|pool| {
+///     std::thread::scope(|s| {
+///         let workers: Vec<_> = (0..2_u64)
+///             .map(|t| {
+///                 let pool = &pool;
+///                 s.spawn(move || {
+///                     let handles: Vec<_> = (0..100).map(|i| pool.insert(t * 100 + i)).collect();
+///                     handles.into_iter().map(|h| pool.remove(h)).sum::<u64>()
+///                 })
+///             })
+///             .collect();
+///         workers.into_iter().map(|w| w.join().unwrap()).sum::<u64>()
+///     })
+/// });
+/// assert_eq!(total, (0..200).sum());
+/// ```
+///
+/// A handle of one pool does not work on another:
+///
+/// ```compile_fail
+/// use arena_core::SyncPool;
+/// SyncPool::with(|a: SyncPool<'_, u32>| {
+///     SyncPool::with(|b: SyncPool<'_, u32>| {
+///         let h = a.insert(1);
+///         b.remove(h); // error: lifetime mismatch
+///     });
+/// });
+/// ```
+pub struct SyncPool<'id, T> {
+    shards: Box<[Shard<'id, T>]>,
+}
+
+/// Index of the calling thread, given out round-robin at its first use of any `SyncPool`.
+fn thread_index() -> usize {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    std::thread_local! {
+        static INDEX: Cell<Option<usize>> = const { Cell::new(None) };
+    }
+    INDEX.with(|index| {
+        index.get().unwrap_or_else(|| {
+            let i = NEXT.fetch_add(1, Ordering::Relaxed);
+            index.set(Some(i));
+            i
+        })
+    })
+}
+
+impl SyncPool<'_, ()> {
+    /// Shards a pool gets by default: twice the machine's parallelism, at least 2 and at
+    /// most 64.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(arena_core::SyncPool::default_shards() >= 2);
+    /// ```
+    #[must_use]
+    pub fn default_shards() -> usize {
+        std::thread::available_parallelism().map_or(2, |n| 2 * n.get()).clamp(2, 64)
+    }
+}
+
+impl<T> SyncPool<'_, T> {
+    /// Runs `f` with a new, empty pool of [`default_shards`](SyncPool::default_shards)
+    /// shards and a brand of its own; nothing that mentions the brand can leave `f`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let n = arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.insert(5);
+    ///     pool.remove(h)
+    /// });
+    /// assert_eq!(n, 5);
+    /// ```
+    pub fn with<R>(f: impl for<'id> FnOnce(SyncPool<'id, T>) -> R) -> R {
+        Brand::with(|brand| f(SyncPool::new_in(brand, SyncPool::default_shards())))
+    }
+}
+
+impl<'id, T> SyncPool<'id, T> {
+    /// A pool of `shards` shards (at least one) carrying `brand`.
+    ///
+    /// # Panics
+    ///
+    /// If `shards` is 0 or above `u32::MAX`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Brand::with(|brand| {
+    ///     let pool = arena_core::SyncPool::<u8>::new_in(brand, 4);
+    ///     assert_eq!(pool.shards(), 4);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn new_in(brand: Brand<'id>, shards: usize) -> Self {
+        assert!(
+            shards > 0 && u32::try_from(shards).is_ok(),
+            "a SyncPool needs 1..=u32::MAX shards"
+        );
+        let id = brand.into_id();
+        let shards: Vec<Shard<'id, T>> = (0..shards)
+            // Every shard carries the brand; handles are routed by their shard index, so
+            // each shard only ever sees handles it made itself.
+            .map(|_| Shard(Mutex::new(Pool::new_in(Brand::from_id(id)))))
+            .collect();
+        SyncPool { shards: shards.into_boxed_slice() }
+    }
+
+    /// Number of shards.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::<u8>::with(|pool| assert!(pool.shards() >= 2));
+    /// ```
+    #[must_use]
+    pub fn shards(&self) -> usize {
+        self.shards.len()
+    }
+
+    /// The calling thread's shard.
+    #[inline]
+    #[expect(clippy::cast_possible_truncation, reason = "below the shard count, a u32")]
+    fn home(&self) -> u32 {
+        (thread_index() % self.shards.len()) as u32
+    }
+
+    /// Inserts `value` into the calling thread's shard.
+    ///
+    /// # Panics
+    ///
+    /// If the shard's slot count would exceed `u32::MAX - 1` (see
+    /// [`try_insert`](Self::try_insert)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.insert([1_u8; 64]);
+    ///     assert_eq!(pool.with_value(&h, |v| v[63]), 1);
+    ///     pool.remove(h);
+    /// });
+    /// ```
+    #[inline]
+    pub fn insert(&self, value: T) -> SyncHandle<'id> {
+        let shard = self.home();
+        let handle = lock(&self.shards[shard as usize].0).insert(value);
+        SyncHandle { handle, shard }
+    }
+
+    /// Inserts `value`, or hands it back if the shard is full.
+    ///
+    /// # Errors
+    ///
+    /// The shard has `u32::MAX - 1` slots already.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.try_insert('x').unwrap();
+    ///     assert_eq!(pool.remove(h), 'x');
+    /// });
+    /// ```
+    pub fn try_insert(&self, value: T) -> Result<SyncHandle<'id>, TryAllocError<T>> {
+        let shard = self.home();
+        let handle = lock(&self.shards[shard as usize].0).try_insert(value)?;
+        Ok(SyncHandle { handle, shard })
+    }
+
+    /// Removes a handle's value (from any thread) and returns it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.insert(String::from("v"));
+    ///     assert_eq!(pool.remove(h), "v");
+    ///     assert!(pool.is_empty());
+    /// });
+    /// ```
+    #[inline]
+    #[expect(clippy::must_use_candidate, reason = "removing only to drop the value is common")]
+    pub fn remove(&self, handle: SyncHandle<'id>) -> T {
+        lock(&self.shards[handle.shard as usize].0).remove(handle.handle)
+    }
+
+    /// Runs `f` on a handle's value under its shard's lock.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.insert(vec![1, 2, 3]);
+    ///     assert_eq!(pool.with_value(&h, |v| v.len()), 3);
+    ///     pool.remove(h);
+    /// });
+    /// ```
+    pub fn with_value<R>(&self, handle: &SyncHandle<'id>, f: impl FnOnce(&T) -> R) -> R {
+        f(lock(&self.shards[handle.shard as usize].0).get(&handle.handle))
+    }
+
+    /// Runs `f` on a handle's value, mutably, under its shard's lock.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.insert(1);
+    ///     pool.with_value_mut(&h, |v| *v += 1);
+    ///     assert_eq!(pool.remove(h), 2);
+    /// });
+    /// ```
+    pub fn with_value_mut<R>(&self, handle: &SyncHandle<'id>, f: impl FnOnce(&mut T) -> R) -> R {
+        f(lock(&self.shards[handle.shard as usize].0).get_mut(&handle.handle))
+    }
+
+    /// Values in the pool now (each shard counted under its lock; other threads may be
+    /// changing it meanwhile).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let _kept = pool.insert(1);
+    ///     assert_eq!(pool.len(), 1);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| lock(&s.0).len()).sum()
+    }
+
+    /// Whether the pool holds no value now.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::<u8>::with(|pool| assert!(pool.is_empty()));
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<T> fmt::Debug for SyncPool<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SyncPool")
+            .field("shards", &self.shards.len())
+            .field("len", &self.len())
+            .finish()
+    }
+}

@@ -1,0 +1,170 @@
+//! The locked typed and size-class pools under real threads: every value and chunk is
+//! tagged and checked when it comes back (a slot or chunk handed out twice would show a
+//! foreign tag), values removed on other threads, destructors counted.
+
+use core::alloc::Layout;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use allocator_api2::vec::Vec as ApiVec;
+use arena_core::{AllocError, SyncPool, SyncSizeClassPool};
+
+use crate::common::scaled;
+
+const fn assert_send_sync<T: Send + Sync>() {}
+const _: () = assert_send_sync::<SyncSizeClassPool>();
+const _: () = assert_send_sync::<SyncPool<'static, String>>();
+const _: () = assert_send_sync::<arena_core::SyncHandle<'static>>();
+
+/// A xorshift step.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn threads_churn_a_sync_pool_and_get_their_own_values_back() {
+    SyncPool::with(|pool| {
+        let live = 64;
+        std::thread::scope(|s| {
+            for t in 0..4_u64 {
+                let pool = &pool;
+                s.spawn(move || {
+                    let mut table: Vec<Option<(arena_core::SyncHandle<'_>, u64)>> =
+                        (0..live).map(|_| None).collect();
+                    let mut state = t + 1;
+                    for op in 0..scaled(20_000) as u64 {
+                        let slot = (next(&mut state) % live as u64) as usize;
+                        if let Some((h, tag)) = table[slot].take() {
+                            assert_eq!(pool.with_value(&h, |v: &[u64; 4]| v[0]), tag);
+                            assert_eq!(pool.remove(h), [tag; 4], "a slot shared between threads");
+                        }
+                        let tag = t << 48 | op;
+                        table[slot] = Some((pool.insert([tag; 4]), tag));
+                    }
+                    for (h, tag) in table.into_iter().flatten() {
+                        assert_eq!(pool.remove(h), [tag; 4]);
+                    }
+                });
+            }
+        });
+        assert!(pool.is_empty());
+    });
+}
+
+#[test]
+fn handles_cross_threads_and_destructors_run_once() {
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    struct Counted(u64);
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            DROPS.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let n = scaled(1000);
+    SyncPool::with(|pool| {
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|s| {
+            let pool = &pool;
+            s.spawn(move || {
+                for i in 0..n as u64 {
+                    tx.send(pool.insert(Counted(i))).unwrap();
+                }
+            });
+            s.spawn(move || {
+                // Removes on another thread, in another shard than it was inserted in.
+                let mut sum = 0;
+                for (i, h) in rx.iter().enumerate() {
+                    pool.with_value_mut(&h, |v| v.0 += 1);
+                    if i % 2 == 0 {
+                        sum += pool.remove(h).0;
+                    } else {
+                        core::mem::forget(h); // left in the pool: dropped with it
+                    }
+                }
+                assert_eq!(sum, (0..n as u64).step_by(2).map(|i| i + 1).sum());
+            });
+        });
+        assert_eq!(DROPS.load(Ordering::Relaxed), n.div_ceil(2));
+        assert_eq!(pool.len(), n / 2);
+    });
+    assert_eq!(DROPS.load(Ordering::Relaxed), n, "the pool dropped what it still held");
+}
+
+#[test]
+fn threads_churn_a_sync_size_class_pool() {
+    let pool = SyncSizeClassPool::new();
+    std::thread::scope(|s| {
+        for t in 0..4_u64 {
+            let pool = &pool;
+            s.spawn(move || {
+                let mut table: Vec<Option<(core::ptr::NonNull<u8>, Layout, u8)>> =
+                    (0..32).map(|_| None).collect();
+                let mut state = t + 7;
+                for op in 0..scaled(10_000) {
+                    let r = next(&mut state);
+                    let slot = (r % 32) as usize;
+                    if let Some((p, layout, tag)) = table[slot].take() {
+                        // SAFETY: `p` is a live chunk of `layout.size()` bytes we wrote.
+                        let bytes =
+                            unsafe { core::slice::from_raw_parts(p.as_ptr(), layout.size()) };
+                        assert!(bytes.iter().all(|&b| b == tag), "a chunk shared between threads");
+                        // SAFETY: from this pool with this layout, not used again.
+                        unsafe { pool.deallocate(p, layout) };
+                    }
+                    let layout = Layout::from_size_align((r >> 32) as usize % 1024 + 1, 8).unwrap();
+                    let p = pool.allocate(layout).unwrap();
+                    let tag = (t as u8) << 6 | (op % 64) as u8;
+                    // SAFETY: a fresh chunk of at least `layout.size()` bytes.
+                    unsafe { p.as_ptr().write_bytes(tag, layout.size()) };
+                    table[slot] = Some((p, layout, tag));
+                }
+                for (p, layout, _) in table.into_iter().flatten() {
+                    // SAFETY: from this pool with this layout, not used again.
+                    unsafe { pool.deallocate(p, layout) };
+                }
+            });
+        }
+    });
+    assert_eq!(pool.stats().live_chunks, 0);
+}
+
+#[test]
+fn chunks_move_between_threads_and_collections_grow_under_the_lock() {
+    let pool = SyncSizeClassPool::new();
+    let (tx, rx) = mpsc::channel::<ApiVec<u32, &SyncSizeClassPool>>();
+    std::thread::scope(|s| {
+        let pool = &pool;
+        s.spawn(move || {
+            for i in 0..scaled(200) as u32 {
+                let mut v = ApiVec::new_in(pool);
+                v.extend(0..i);
+                tx.send(v).unwrap();
+            }
+        });
+        s.spawn(move || {
+            for (i, mut v) in rx.iter().enumerate() {
+                v.push(7); // grows (or not) here, freed here
+                assert_eq!(v.len(), i + 1);
+            }
+        });
+    });
+    assert_eq!(pool.stats().live_chunks, 0);
+    let pool = pool.into_inner();
+    assert_eq!(pool.stats().large_live, 0);
+}
+
+#[test]
+fn a_limit_on_the_locked_pool_is_an_error_not_a_crash() {
+    let pool = SyncSizeClassPool::new();
+    pool.set_limit(Some(0));
+    let err = pool.allocate(Layout::new::<[u8; 24]>()).unwrap_err();
+    assert!(matches!(err, AllocError::LimitReached { .. }), "{err}");
+    // Above the classes: the system allocator, not limited.
+    let big = Layout::from_size_align(4096, 8).unwrap();
+    let p = pool.allocate(big).unwrap();
+    // SAFETY: from this pool with this layout, not used again.
+    unsafe { pool.deallocate(p, big) };
+}
