@@ -125,7 +125,7 @@ unsafe impl Allocator for &crate::size_class::SizeClassPool {
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`, and
         // growing means the old size is at most the new one.
-        unsafe { resize_in_class(self, ptr, old_layout, new_layout, old_layout.size()) }
+        unsafe { resize_in_class(*self, ptr, old_layout, new_layout, old_layout.size()) }
     }
 
     unsafe fn shrink(
@@ -136,19 +136,19 @@ unsafe impl Allocator for &crate::size_class::SizeClassPool {
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`, and
         // shrinking means the new size is at most the old one.
-        unsafe { resize_in_class(self, ptr, old_layout, new_layout, new_layout.size()) }
+        unsafe { resize_in_class(*self, ptr, old_layout, new_layout, new_layout.size()) }
     }
 }
 
-/// `grow` and `shrink` of the size-class pool: the same chunk when both layouts fall in
+/// `grow` and `shrink` of the size-class pools: the same chunk when both layouts fall in
 /// one class, else a new allocation holding the first `keep` bytes, the old one given back.
 ///
 /// # Safety
 ///
 /// `ptr` is a live allocation of `old_layout` from `pool`, and `keep` is at most both
 /// sizes.
-unsafe fn resize_in_class(
-    pool: &crate::size_class::SizeClassPool,
+pub(crate) unsafe fn resize_in_class<A: Allocator + Copy>(
+    pool: A,
     ptr: NonNull<u8>,
     old_layout: Layout,
     new_layout: Layout,

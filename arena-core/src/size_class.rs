@@ -51,7 +51,7 @@ use crate::error::AllocError;
 use crate::raw;
 
 /// Number of size classes.
-const CLASSES: usize = 20;
+pub(crate) const CLASSES: usize = 20;
 /// The largest request served from a class.
 pub const MAX_CLASS_SIZE: usize = 1024;
 /// The largest alignment served from a class.
@@ -498,10 +498,21 @@ impl SizeClassPool {
     }
 }
 
+/// The class serving `layout`, or `None` for zero sizes, sizes above 1024 bytes and
+/// alignments above 16 (the system allocator's, or dangling).
+pub(crate) fn class_index(layout: Layout) -> Option<usize> {
+    let served = (1..=MAX_CLASS_SIZE).contains(&layout.size()) && layout.align() <= CLASS_ALIGN;
+    served.then(|| class_of(layout.size()))
+}
+
+/// The layout every chunk of class `index` is allocated with (its full class size).
+pub(crate) fn class_layout(index: usize) -> Layout {
+    Layout::from_size_align(class_size(index), CLASS_ALIGN).unwrap_or_else(|_| unreachable!())
+}
+
 /// Whether both layouts are served by one class (so a chunk of one fits the other).
 pub(crate) fn same_class(a: Layout, b: Layout) -> bool {
-    let served = |l: Layout| (1..=MAX_CLASS_SIZE).contains(&l.size()) && l.align() <= CLASS_ALIGN;
-    served(a) && served(b) && class_of(a.size()) == class_of(b.size())
+    class_index(a).is_some_and(|i| class_index(b) == Some(i))
 }
 
 /// A dangling pointer aligned for `layout` (zero-sized allocations).

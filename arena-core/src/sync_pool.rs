@@ -289,6 +289,22 @@ impl<'id, T> SyncPool<'id, T> {
         f(lock(&self.shards[handle.shard as usize].0).get_mut(&handle.handle))
     }
 
+    /// Makes room for `additional` more values in the calling thread's shard, so that
+    /// the thread's next inserts do not grow it (a thread about to fill a table).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     pool.reserve(1000);
+    ///     let h = pool.insert(1_u64);
+    ///     assert_eq!(pool.remove(h), 1);
+    /// });
+    /// ```
+    pub fn reserve(&self, additional: usize) {
+        lock(&self.shards[self.home() as usize].0).reserve(additional);
+    }
+
     /// Values in the pool now (each shard counted under its lock; other threads may be
     /// changing it meanwhile).
     ///

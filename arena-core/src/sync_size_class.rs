@@ -1,27 +1,184 @@
-//! [`SyncSizeClassPool`]: the locked size-class pool (seed 002's "with locks" rows): a
-//! [`SizeClassPool`] behind one `Mutex`, usable from many threads and as an
-//! `allocator_api2` allocator.
+//! [`SyncSizeClassPool`]: the size-class pool for many threads: a [`SizeClassPool`] behind
+//! one `Mutex`, with a cache of chunks per thread in front of it so that the fast path
+//! takes no lock.
 //!
-//! One lock around the whole pool is what `boost::pool`'s and ACE's locked flavours do; it
-//! costs an uncontended lock and unlock per call on one thread, and threads that allocate
-//! at the same time take turns. Threads that each have their own chunks to churn scale
-//! better with a `SizeClassPool` each (it is `Send`); BENCHMARKS.md measures both.
+//! Seed 002's locked pools (`boost::pool` and ACE with a lock) put one lock around every
+//! call: on one thread that costs two lock/unlock pairs per free-and-allocate, and two
+//! threads take turns (BENCHMARKS.md: a `Mutex` around a slab per size class runs W3 4-6x
+//! slower on two threads than on one). Here, as in tcmalloc's thread caches:
 //!
-//! `Sync` follows from `Mutex<SizeClassPool>` (the pool is `Send`, see its `unsafe impl`):
-//! no `unsafe impl` here. The `Allocator` impl holds the lock for a whole call, so a grow
-//! (allocate, copy, deallocate) is one critical section.
+//! - Each thread has, per class, a list of free chunks (`ThreadCache`, found through
+//!   the `thread_local` crate's per-object thread-local storage). `allocate` pops from
+//!   it and `deallocate` pushes onto it: no lock, no atomic read-modify-write.
+//! - Between the caches and the classes sits a depot of full batches (Bonwick's
+//!   magazines): a list that reaches twice [`CACHE_BATCH`] unlinks a batch of
+//!   [`CACHE_BATCH`] chunks (outside the lock) and pushes it on its class's depot stack; an
+//!   empty list pops a whole batch. Both hold the lock for one `Vec` push or pop, never
+//!   for a walk over cold chunks (a first version that moved chunks one by one under the
+//!   lock ran two threads slower than one). Only when the depot is empty are chunks
+//!   carved (or taken from the class free lists) under the lock.
+//! - A chunk may be freed on another thread than the one that allocated it: it joins the
+//!   freeing thread's cache and travels on through the depot.
+//! - Zero sizes, sizes above 1024 bytes and alignments above 16 bypass the caches.
+//!
+//! # Why it is sound
+//!
+//! - A chunk is in exactly one place: a caller's hands, one thread's cache, or the shared
+//!   pool (its free list or uncarved range). Caches are touched only by their own thread
+//!   (`ThreadLocal::get_or` hands each thread its own) or through `&mut self`.
+//! - Chunks in thread caches and in the depot count as live in the shared pool, so no
+//!   class that has such a chunk ever gives its block back: cached chunks never dangle while the pool
+//!   lives; when the pool drops, the caches are dropped without touching their chunks.
+//! - `Sync` follows from `Mutex<Shared>` and `ThreadLocal<ThreadCache>` (both `Send`, see
+//!   their `unsafe impl`s).
+//! - What this costs: up to `2 * CACHE_BATCH` chunks per class per thread are idle in a
+//!   cache, and [`SyncSizeClassPool::trim`] cannot reach other threads' caches (each
+//!   thread can [`flush`](SyncSizeClassPool::flush) its own); it does empty the depot.
 
 use core::alloc::Layout;
+use core::cell::Cell;
 use core::fmt;
-use core::ptr::NonNull;
+use core::ptr::{self, NonNull};
 
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
+use thread_local::ThreadLocal;
 
 use crate::error::AllocError;
-use crate::size_class::{SizeClassPool, SizeClassStats};
+use crate::size_class::{self, CLASSES, SizeClassPool, SizeClassStats};
 use crate::sync::{Mutex, lock};
 
-/// A [`SizeClassPool`] behind a lock: the same classes, usable from many threads.
+/// Chunks a thread's cache takes from (or gives back to) the shared pool at once.
+pub const CACHE_BATCH: usize = 32;
+
+/// One class of a thread's cache: free chunks linked through their first word.
+struct CachedClass {
+    head: Cell<*mut u8>,
+    count: Cell<usize>,
+}
+
+impl CachedClass {
+    /// Pushes a free chunk.
+    ///
+    /// # Safety
+    ///
+    /// `chunk` is a chunk of this class of the pool (16-aligned, at least 16 bytes)
+    /// that nobody uses and that is in no list.
+    #[inline]
+    #[expect(clippy::cast_ptr_alignment, reason = "chunks are 16-aligned, see size_class")]
+    unsafe fn push(&self, chunk: *mut u8) {
+        // SAFETY: the caller hands over an unused chunk, 16-aligned and at least a word
+        // long, so its first word is ours to hold the link.
+        unsafe { chunk.cast::<*mut u8>().write(self.head.get()) };
+        self.head.set(chunk);
+        self.count.set(self.count.get() + 1);
+    }
+
+    /// Pops a free chunk, if any.
+    #[inline]
+    fn pop(&self) -> Option<NonNull<u8>> {
+        let head = NonNull::new(self.head.get())?;
+        // SAFETY: a listed chunk's first word holds the next link, written by `push`.
+        self.head.set(unsafe { head.cast::<*mut u8>().read() });
+        self.count.set(self.count.get() - 1);
+        Some(head)
+    }
+}
+
+impl CachedClass {
+    /// Unlinks up to `count` chunks from the front as a batch (walking the list, outside
+    /// any lock).
+    #[expect(clippy::cast_ptr_alignment, reason = "chunks are 16-aligned, see size_class")]
+    fn detach(&self, count: usize) -> Option<Batch> {
+        let head = self.head.get();
+        if head.is_null() || count == 0 {
+            return None;
+        }
+        let mut last = head;
+        let mut taken = 1;
+        // SAFETY: a listed chunk's first word holds the next link (`push`).
+        let mut next = unsafe { last.cast::<*mut u8>().read() };
+        while taken < count && !next.is_null() {
+            last = next;
+            taken += 1;
+            // SAFETY: as above, `last` is a listed chunk.
+            next = unsafe { last.cast::<*mut u8>().read() };
+        }
+        // SAFETY: `last` is a listed chunk; ending the batch there.
+        unsafe { last.cast::<*mut u8>().write(ptr::null_mut()) };
+        self.head.set(next);
+        self.count.set(self.count.get() - taken);
+        Some(Batch { head, count: taken })
+    }
+
+    /// Takes `batch` as the whole list.
+    #[expect(clippy::needless_pass_by_value, reason = "the batch is handed over")]
+    fn attach(&self, batch: Batch) {
+        debug_assert!(self.head.get().is_null(), "attach to an empty list only");
+        self.head.set(batch.head);
+        self.count.set(batch.count);
+    }
+}
+
+/// A chain of free chunks of one class (linked through their first word, the last
+/// link null) and its length.
+struct Batch {
+    head: *mut u8,
+    count: usize,
+}
+
+/// What the lock guards: the classes, and the depot of full batches per class.
+struct Shared {
+    pool: SizeClassPool,
+    depot: [Vec<Batch>; CLASSES],
+}
+
+// SAFETY: `SizeClassPool` is `Send`, and the depot's batches are chains of free chunks of
+// that pool's blocks, owned by the depot (nobody else links or uses them); sending the
+// whole sends that ownership.
+unsafe impl Send for Shared {}
+
+impl Shared {
+    /// Gives every chunk of every depot batch back to the classes.
+    fn drain_depot(&mut self) {
+        for (index, batches) in self.depot.iter_mut().enumerate() {
+            let layout = size_class::class_layout(index);
+            for batch in batches.drain(..) {
+                let mut chunk = batch.head;
+                while let Some(p) = NonNull::new(chunk) {
+                    // SAFETY: a batch chunk's first word holds the next link (`detach`).
+                    chunk = unsafe { p.cast::<*mut u8>().read() };
+                    // SAFETY: a depot chunk is a live chunk of class `index` of this pool
+                    // (allocated with its class layout), unused, now out of the depot.
+                    unsafe { self.pool.deallocate(p, layout) };
+                }
+            }
+        }
+    }
+}
+
+/// A thread's free chunks, per class.
+#[repr(align(128))]
+struct ThreadCache {
+    classes: [CachedClass; CLASSES],
+}
+
+// SAFETY: the chunks a cache lists are free memory of the pool's blocks, owned by the
+// cache until it gives them back; sending the cache sends that ownership. `ThreadLocal`
+// only ever hands a cache to its own thread (or to the pool's owner through `&mut`), so
+// its `Cell`s are never used by two threads at once.
+unsafe impl Send for ThreadCache {}
+
+impl ThreadCache {
+    fn new() -> Self {
+        ThreadCache {
+            classes: [const { CachedClass { head: Cell::new(ptr::null_mut()), count: Cell::new(0) } };
+                CLASSES],
+        }
+    }
+}
+
+/// The size-class pool for many threads: [`SizeClassPool`]'s classes behind one lock,
+/// with a per-thread cache of chunks in front (see the [module docs](self)).
 ///
 /// # Examples
 ///
@@ -40,11 +197,16 @@ use crate::sync::{Mutex, lock};
 ///         });
 ///     }
 /// });
-/// assert_eq!(pool.stats().live_chunks, 0);
 /// ```
-#[derive(Default)]
 pub struct SyncSizeClassPool {
-    inner: Mutex<SizeClassPool>,
+    shared: Mutex<Shared>,
+    caches: ThreadLocal<ThreadCache>,
+}
+
+impl Default for SyncSizeClassPool {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl SyncSizeClassPool {
@@ -57,14 +219,28 @@ impl SyncSizeClassPool {
     /// ```
     #[must_use]
     pub fn new() -> Self {
-        SyncSizeClassPool { inner: Mutex::new(SizeClassPool::new()) }
+        SyncSizeClassPool {
+            shared: Mutex::new(Shared {
+                pool: SizeClassPool::new(),
+                depot: [const { Vec::new() }; CLASSES],
+            }),
+            caches: ThreadLocal::new(),
+        }
     }
 
-    /// [`SizeClassPool::allocate`] under the lock.
+    /// The calling thread's cache.
+    #[inline]
+    fn cache(&self) -> &ThreadCache {
+        self.caches.get_or(ThreadCache::new)
+    }
+
+    /// Memory for `layout`: a chunk from this thread's cache (refilled from the shared
+    /// pool in batches), or, for sizes the classes do not serve, from the shared pool's
+    /// large path; dangling for size 0.
     ///
     /// # Errors
     ///
-    /// As [`SizeClassPool::allocate`].
+    /// As [`SizeClassPool::allocate`] (out of memory, or a limit set on the pool).
     ///
     /// # Examples
     ///
@@ -78,15 +254,44 @@ impl SyncSizeClassPool {
     /// ```
     #[inline]
     pub fn allocate(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        lock(&self.inner).allocate(layout)
+        let Some(index) = size_class::class_index(layout) else {
+            return lock(&self.shared).pool.allocate(layout);
+        };
+        let class = &self.cache().classes[index];
+        match class.pop() {
+            Some(chunk) => Ok(chunk),
+            None => self.refill(class, index),
+        }
     }
 
-    /// [`SizeClassPool::deallocate`] under the lock, from any thread.
+    /// Refills an empty cache list: a whole batch from the depot (one `Vec` pop under the
+    /// lock), else [`CACHE_BATCH`] chunks from the class; returns one of them.
+    #[cold]
+    #[inline(never)]
+    fn refill(&self, class: &CachedClass, index: usize) -> Result<NonNull<u8>, AllocError> {
+        let mut shared = lock(&self.shared);
+        if let Some(batch) = shared.depot[index].pop() {
+            drop(shared);
+            class.attach(batch);
+            return Ok(class.pop().unwrap_or_else(|| unreachable!("a depot batch is not empty")));
+        }
+        let layout = size_class::class_layout(index);
+        let first = shared.pool.allocate(layout)?;
+        for _ in 1..CACHE_BATCH {
+            let Ok(chunk) = shared.pool.allocate(layout) else { break };
+            // SAFETY: a chunk of this class just allocated, so unused and in no list.
+            unsafe { class.push(chunk.as_ptr()) };
+        }
+        Ok(first)
+    }
+
+    /// Gives memory from [`allocate`](Self::allocate) back: to this thread's cache (a full
+    /// cache gives a batch to the shared pool), whichever thread allocated it.
     ///
     /// # Safety
     ///
-    /// `ptr` came from this pool's [`allocate`](Self::allocate) with this `layout`
-    /// (on any thread), is live, and is not used afterwards.
+    /// `ptr` came from this pool's [`allocate`](Self::allocate) with this `layout` (on any
+    /// thread), is live, and is not used afterwards.
     ///
     /// # Examples
     ///
@@ -100,11 +305,54 @@ impl SyncSizeClassPool {
     /// ```
     #[inline]
     pub unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: forwarded from the caller; the lock serialises it with every other call.
-        unsafe { lock(&self.inner).deallocate(ptr, layout) };
+        let Some(index) = size_class::class_index(layout) else {
+            // SAFETY: forwarded from the caller; the lock serialises it.
+            unsafe { lock(&self.shared).pool.deallocate(ptr, layout) };
+            return;
+        };
+        let class = &self.cache().classes[index];
+        // SAFETY: the caller gives back a chunk of this class that nobody uses any more.
+        unsafe { class.push(ptr.as_ptr()) };
+        if class.count.get() >= 2 * CACHE_BATCH {
+            self.give_back(class, index, CACHE_BATCH);
+        }
     }
 
-    /// [`SizeClassPool::trim`] under the lock.
+    /// Moves up to `count` chunks of `class` (class `index`) to the depot as one batch:
+    /// unlinked outside the lock, pushed under it.
+    #[cold]
+    #[inline(never)]
+    fn give_back(&self, class: &CachedClass, index: usize, count: usize) {
+        if let Some(batch) = class.detach(count) {
+            lock(&self.shared).depot[index].push(batch);
+        }
+    }
+
+    /// Gives the calling thread's cached chunks back to the shared pool (a thread about
+    /// to end, or before a [`trim`](Self::trim)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    /// let pool = arena_core::SyncSizeClassPool::new();
+    /// let layout = Layout::new::<u32>();
+    /// let p = pool.allocate(layout).unwrap();
+    /// // SAFETY: from this pool with this layout, not used again.
+    /// unsafe { pool.deallocate(p, layout) };
+    /// pool.flush();
+    /// assert_eq!(pool.stats().live_chunks, 0);
+    /// ```
+    pub fn flush(&self) {
+        let Some(cache) = self.caches.get() else { return };
+        for (index, class) in cache.classes.iter().enumerate() {
+            self.give_back(class, index, usize::MAX);
+        }
+    }
+
+    /// Empties the depot into the classes, then [`SizeClassPool::trim`]: classes with no
+    /// live or cached chunk give their blocks back. Other threads' caches are out of
+    /// reach (see [`flush`](Self::flush)).
     ///
     /// # Examples
     ///
@@ -113,10 +361,13 @@ impl SyncSizeClassPool {
     /// assert_eq!(pool.trim(), 0);
     /// ```
     pub fn trim(&self) -> usize {
-        lock(&self.inner).trim()
+        let mut shared = lock(&self.shared);
+        shared.drain_depot();
+        shared.pool.trim()
     }
 
-    /// [`SizeClassPool::reserve`] under the lock.
+    /// Pre-carves `count` chunks for `layout` in the shared pool
+    /// ([`SizeClassPool::reserve`]).
     ///
     /// # Errors
     ///
@@ -131,10 +382,10 @@ impl SyncSizeClassPool {
     /// assert!(pool.stats().held_bytes >= 3200);
     /// ```
     pub fn reserve(&self, layout: Layout, count: usize) -> Result<(), AllocError> {
-        lock(&self.inner).reserve(layout, count)
+        lock(&self.shared).pool.reserve(layout, count)
     }
 
-    /// [`SizeClassPool::set_limit`] under the lock.
+    /// [`SizeClassPool::set_limit`] on the shared pool.
     ///
     /// # Examples
     ///
@@ -144,10 +395,10 @@ impl SyncSizeClassPool {
     /// assert!(pool.allocate(core::alloc::Layout::new::<u8>()).is_err());
     /// ```
     pub fn set_limit(&self, limit: Option<usize>) {
-        lock(&self.inner).set_limit(limit);
+        lock(&self.shared).pool.set_limit(limit);
     }
 
-    /// [`SizeClassPool::set_high_water`] under the lock.
+    /// [`SizeClassPool::set_high_water`] on the shared pool.
     ///
     /// # Examples
     ///
@@ -155,10 +406,10 @@ impl SyncSizeClassPool {
     /// arena_core::SyncSizeClassPool::new().set_high_water(0);
     /// ```
     pub fn set_high_water(&self, bytes: usize) {
-        lock(&self.inner).set_high_water(bytes);
+        lock(&self.shared).pool.set_high_water(bytes);
     }
 
-    /// The counters now.
+    /// The shared pool's counters; chunks in thread caches and in the depot count as live.
     ///
     /// # Examples
     ///
@@ -167,10 +418,11 @@ impl SyncSizeClassPool {
     /// ```
     #[must_use]
     pub fn stats(&self) -> SizeClassStats {
-        lock(&self.inner).stats()
+        lock(&self.shared).pool.stats()
     }
 
-    /// The pool without its lock, when nobody else can reach it.
+    /// The pool without its lock: every thread's cache is given back first (`self` is
+    /// owned, so no thread is using it).
     ///
     /// # Examples
     ///
@@ -179,34 +431,47 @@ impl SyncSizeClassPool {
     /// assert_eq!(pool.stats().live_chunks, 0);
     /// ```
     #[must_use]
-    pub fn into_inner(self) -> SizeClassPool {
-        self.inner.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
+    pub fn into_inner(mut self) -> SizeClassPool {
+        let caches = core::mem::take(&mut self.caches);
+        let mut shared = core::mem::replace(
+            &mut *lock(&self.shared),
+            Shared { pool: SizeClassPool::new(), depot: [const { Vec::new() }; CLASSES] },
+        );
+        for cache in caches {
+            for (index, class) in cache.classes.iter().enumerate() {
+                if let Some(batch) = class.detach(usize::MAX) {
+                    shared.depot[index].push(batch);
+                }
+            }
+        }
+        shared.drain_depot();
+        shared.pool
     }
 }
 
 impl fmt::Debug for SyncSizeClassPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SyncSizeClassPool").field("stats", &self.stats()).finish()
+        f.debug_struct("SyncSizeClassPool").field("stats", &self.stats()).finish_non_exhaustive()
     }
 }
 
-// Why this impl keeps `Allocator`'s contract: every call takes the lock and forwards to
-// `&SizeClassPool`'s implementation (see `allocator.rs`), whose contract holds for one
-// thread at a time, which the lock provides; memory stays valid until deallocated or the
-// pool drops, and every `&SyncSizeClassPool` borrows the pool.
+// Why this impl keeps `Allocator`'s contract: `allocate` hands out a chunk (or large or
+// dangling memory) that nobody else holds until it is deallocated (module docs: a chunk
+// is in one place at a time); every `&SyncSizeClassPool` borrows the pool, whose drop is
+// the only other way memory ends; `grow`/`shrink` keep the chunk only when both layouts
+// share a class, else allocate, copy and deallocate with the layouts the caller vouches for.
 // SAFETY: as above.
 unsafe impl Allocator for &SyncSizeClassPool {
     #[inline]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
-        let pool = lock(&self.inner);
-        <&SizeClassPool as Allocator>::allocate(&&*pool, layout)
+        let ptr = SyncSizeClassPool::allocate(self, layout).map_err(|_| ApiAllocError)?;
+        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
     }
 
     #[inline]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        let pool = lock(&self.inner);
         // SAFETY: forwarded from the caller.
-        unsafe { pool.deallocate(ptr, layout) };
+        unsafe { SyncSizeClassPool::deallocate(self, ptr, layout) };
     }
 
     unsafe fn grow(
@@ -215,9 +480,10 @@ unsafe impl Allocator for &SyncSizeClassPool {
         old_layout: Layout,
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
-        let pool = lock(&self.inner);
-        // SAFETY: forwarded from the caller.
-        unsafe { <&SizeClassPool as Allocator>::grow(&&*pool, ptr, old_layout, new_layout) }
+        // SAFETY: forwarded from the caller; growing keeps the old size.
+        unsafe {
+            crate::allocator::resize_in_class(*self, ptr, old_layout, new_layout, old_layout.size())
+        }
     }
 
     unsafe fn shrink(
@@ -226,8 +492,9 @@ unsafe impl Allocator for &SyncSizeClassPool {
         old_layout: Layout,
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
-        let pool = lock(&self.inner);
-        // SAFETY: forwarded from the caller.
-        unsafe { <&SizeClassPool as Allocator>::shrink(&&*pool, ptr, old_layout, new_layout) }
+        // SAFETY: forwarded from the caller; shrinking keeps the new size.
+        unsafe {
+            crate::allocator::resize_in_class(*self, ptr, old_layout, new_layout, new_layout.size())
+        }
     }
 }

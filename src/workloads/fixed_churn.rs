@@ -35,6 +35,17 @@ pub struct Object {
 }
 
 impl Object {
+    /// The object without the constructor's counter: for the two-thread runs, where a
+    /// counter shared by both threads would measure cache-line ping-pong, not the pools.
+    pub(crate) fn untracked(id: u64) -> Self {
+        Object { id, payload: [id; 7] }
+    }
+
+    /// The id the object was built with.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
     fn new(id: u64) -> Self {
         CONSTRUCTED.store(CONSTRUCTED.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         Object { id, payload: [id; 7] }
@@ -57,9 +68,14 @@ impl Iterator for Slots {
 
 /// Runs the churn: `n` operations, each `replace(slot, id)` returning the id it freed
 /// (0 for an empty slot); the checksum sums them and `finish` adds what is left.
-pub(crate) fn churn(n: usize, mut replace: impl FnMut(usize, u64) -> u64) -> u64 {
+pub(crate) fn churn(n: usize, replace: impl FnMut(usize, u64) -> u64) -> u64 {
+    churn_seeded(0x9E37_79B9_7F4A_7C15, n, replace)
+}
+
+/// [`churn`] with its own slot sequence (one per thread in the two-thread runs).
+pub(crate) fn churn_seeded(seed: u64, n: usize, mut replace: impl FnMut(usize, u64) -> u64) -> u64 {
     let mut sum = 0;
-    for (op, slot) in Slots(0x9E37_79B9_7F4A_7C15).take(n).enumerate() {
+    for (op, slot) in Slots(seed).take(n).enumerate() {
         sum += replace(black_box(slot), op as u64 + 1);
     }
     sum

@@ -10,6 +10,7 @@ pub mod many_small;
 pub mod scope_churn;
 pub mod size_classes;
 pub mod string_growth;
+pub mod threads;
 pub mod two_pools;
 
 /// One seed workload: what it is, its sizes, and everyone who runs it.
@@ -87,6 +88,17 @@ pub const ALL: &[Workload] = &[
         memory: &[],
     },
     Workload {
+        id: "W3-2t",
+        title: "W3 split in two jobs (20 000 live slots each), on one thread, then on two",
+        seed: "002, the locked pools: does a second thread add throughput?",
+        size: threads::N,
+        quick_size: threads::N / 10,
+        per: "operation",
+        ops: same,
+        contenders: threads::W3_CONTENDERS,
+        memory: &[],
+    },
+    Workload {
         id: "W4",
         title: "free and construct a 64-byte object in a random slot of 20 000",
         seed: "002, fixed size: pools ~300 ms, new/delete ~2 700 ms for 10 M",
@@ -106,6 +118,17 @@ pub const ALL: &[Workload] = &[
         per: "read",
         ops: same,
         contenders: fixed_churn::GET_CONTENDERS,
+        memory: &[],
+    },
+    Workload {
+        id: "W4-2t",
+        title: "W4 split in two jobs (20 000 live slots each), on one thread, then on two",
+        seed: "002, the locked pools: does a second thread add throughput?",
+        size: threads::N,
+        quick_size: threads::N / 10,
+        per: "operation",
+        ops: same,
+        contenders: threads::W4_CONTENDERS,
         memory: &[],
     },
     Workload {

@@ -7,7 +7,10 @@
 //! allocator (malloc), and a hand-written per-class free list of recycled buffers.
 
 use allocator_api2::vec::Vec as ApiVec;
-use arena_core::{MAX_CLASS_SIZE, SizeClassPool};
+use core::mem::MaybeUninit;
+
+use allocator_api2::alloc::Allocator;
+use arena_core::{MAX_CLASS_SIZE, SizeClassPool, SyncSizeClassPool};
 
 use super::Contender;
 
@@ -40,8 +43,19 @@ impl Iterator for Requests {
 /// Runs the churn over a table of `slots`: `alloc(size, tag)` makes an allocation,
 /// `free(b)` gives it back and returns its size plus its first byte, summed as the
 /// checksum (with what is left at the end).
-#[expect(clippy::cast_possible_truncation, reason = "the tag is the low byte on purpose")]
 fn churn<B>(
+    n: usize,
+    slots: usize,
+    alloc: impl FnMut(usize, u8) -> B,
+    free: impl FnMut(B) -> u64,
+) -> u64 {
+    churn_seeded(0x9E37_79B9_7F4A_7C15, n, slots, alloc, free)
+}
+
+/// [`churn`] with its own request stream (one per thread in the two-thread runs).
+#[expect(clippy::cast_possible_truncation, reason = "the tag is the low byte on purpose")]
+pub(crate) fn churn_seeded<B>(
+    seed: u64,
     n: usize,
     slots: usize,
     mut alloc: impl FnMut(usize, u8) -> B,
@@ -49,7 +63,7 @@ fn churn<B>(
 ) -> u64 {
     let mut table: Vec<Option<B>> = (0..slots).map(|_| None).collect();
     let mut sum = 0;
-    let requests = Requests { state: 0x9E37_79B9_7F4A_7C15, slots };
+    let requests = Requests { state: seed, slots };
     for (op, (slot, size)) in requests.take(n).enumerate() {
         if let Some(b) = table[std::hint::black_box(slot)].take() {
             sum += free(b);
@@ -65,7 +79,10 @@ fn weigh(capacity: usize, first: u8) -> u64 {
 }
 
 macro_rules! contenders {
-    ($slots:expr, $pool:ident, $reserved:ident, $system:ident, $limit:ident) => {
+    (
+        $slots:expr, $pool:ident, $reserved:ident, $locked:ident, $system:ident, $slabs:ident,
+        $limit:ident
+    ) => {
         /// arena-kit's `SizeClassPool`, through `allocator_api2::vec::Vec`.
         #[must_use]
         pub fn $pool(n: usize) -> u64 {
@@ -91,6 +108,18 @@ macro_rules! contenders {
             run_system(n, $slots)
         }
 
+        /// arena-kit's locked `SyncSizeClassPool`, on one thread.
+        #[must_use]
+        pub fn $locked(n: usize) -> u64 {
+            run_locked(n, $slots)
+        }
+
+        /// A `slab::Slab` per size class.
+        #[must_use]
+        pub fn $slabs(n: usize) -> u64 {
+            run_slabs(n, $slots)
+        }
+
         /// Hand-written per-class free lists of recycled buffers.
         #[must_use]
         pub fn $limit(n: usize) -> u64 {
@@ -99,20 +128,93 @@ macro_rules! contenders {
     };
 }
 
-contenders!(SLOTS_SMALL, pool_20k, reserved_20k, system_20k, limit_20k);
-contenders!(SLOTS_LARGE, pool_50k, reserved_50k, system_50k, limit_50k);
+contenders!(SLOTS_SMALL, pool_20k, reserved_20k, locked_20k, system_20k, slabs_20k, limit_20k);
+contenders!(SLOTS_LARGE, pool_50k, reserved_50k, locked_50k, system_50k, slabs_50k, limit_50k);
 
 fn run_pool(n: usize, slots: usize, pool: &SizeClassPool) -> u64 {
-    churn(
-        n,
-        slots,
-        |size, tag| {
-            let mut v = ApiVec::with_capacity_in(size, pool);
-            v.push(tag);
-            (v, size)
-        },
-        |(v, size)| weigh(size, v[0]),
-    )
+    churn(n, slots, |size, tag| buffer_in(pool, size, tag), weigh_buffer)
+}
+
+/// A buffer of `size` bytes from `alloc`, its first byte `tag`: a user's collection.
+pub(crate) fn buffer_in<A: Allocator>(alloc: A, size: usize, tag: u8) -> (ApiVec<u8, A>, usize) {
+    let mut v = ApiVec::with_capacity_in(size, alloc);
+    v.push(tag);
+    (v, size)
+}
+
+/// What a freed buffer of [`buffer_in`] contributes to the checksum.
+pub(crate) fn weigh_buffer<A: Allocator>((v, size): (ApiVec<u8, A>, usize)) -> u64 {
+    weigh(size, v[0])
+}
+
+/// The locked pool on one thread: what the lock costs.
+fn run_locked(n: usize, slots: usize) -> u64 {
+    let pool = SyncSizeClassPool::new();
+    churn(n, slots, |size, tag| buffer_in(&pool, size, tag), weigh_buffer)
+}
+
+/// One class of a slab per size class: chunks of the class size stored inline, left
+/// uninitialised but for the first byte.
+pub(crate) trait ClassSlab: Send {
+    /// A chunk whose first byte is `tag`; its key.
+    fn insert(&mut self, tag: u8) -> usize;
+    /// Frees the chunk of `key`; its first byte.
+    fn remove(&mut self, key: usize) -> u8;
+}
+
+/// A chunk of a class slab: the tag byte, then `REST` bytes nobody initialises.
+pub(crate) struct Chunk<const REST: usize> {
+    tag: u8,
+    _rest: [MaybeUninit<u8>; REST],
+}
+
+impl<const REST: usize> ClassSlab for slab::Slab<Chunk<REST>> {
+    #[inline]
+    fn insert(&mut self, tag: u8) -> usize {
+        slab::Slab::insert(self, Chunk { tag, _rest: [MaybeUninit::uninit(); REST] })
+    }
+    #[inline]
+    fn remove(&mut self, key: usize) -> u8 {
+        slab::Slab::remove(self, key).tag
+    }
+}
+
+/// A `slab::Slab` per size class (the same twenty classes): the obvious way to build a
+/// size-class pool from a popular crate.
+pub(crate) struct SlabClasses(Vec<Box<dyn ClassSlab>>);
+
+macro_rules! class_slabs {
+    ($($n:literal),*) => {
+        vec![$(Box::new(slab::Slab::<Chunk<{ $n - 1 }>>::new()) as Box<dyn ClassSlab>),*]
+    };
+}
+
+impl SlabClasses {
+    /// Twenty empty slabs.
+    pub(crate) fn new() -> Self {
+        let slabs = class_slabs![
+            16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768,
+            896, 1024
+        ];
+        debug_assert!(slabs.len() == SizeClassPool::CLASS_SIZES.len());
+        SlabClasses(slabs)
+    }
+
+    /// A chunk for `size` bytes: (class, key, size).
+    pub(crate) fn alloc(&mut self, size: usize, tag: u8) -> (usize, usize, usize) {
+        let class = SizeClassPool::CLASS_SIZES.partition_point(|&c| c < size);
+        (class, self.0[class].insert(tag), size)
+    }
+
+    /// Frees a chunk; its weight for the checksum.
+    pub(crate) fn free(&mut self, (class, key, size): (usize, usize, usize)) -> u64 {
+        weigh(size, self.0[class].remove(key))
+    }
+}
+
+fn run_slabs(n: usize, slots: usize) -> u64 {
+    let slabs = std::cell::RefCell::new(SlabClasses::new());
+    churn(n, slots, |size, tag| slabs.borrow_mut().alloc(size, tag), |c| slabs.borrow_mut().free(c))
 }
 
 fn run_system(n: usize, slots: usize) -> u64 {
@@ -157,7 +259,9 @@ fn run_limit(n: usize, slots: usize) -> u64 {
 pub const CONTENDERS_20K: &[Contender] = &[
     Contender { name: "arena-kit SizeClassPool", run: pool_20k },
     Contender { name: "arena-kit SizeClassPool pre-allocated", run: reserved_20k },
+    Contender { name: "arena-kit SyncSizeClassPool (locked)", run: locked_20k },
     Contender { name: "Vec<u8> (malloc)", run: system_20k },
+    Contender { name: "slab Slab per size class", run: slabs_20k },
     Contender { name: "limit: per-class free lists", run: limit_20k },
 ];
 
@@ -165,6 +269,8 @@ pub const CONTENDERS_20K: &[Contender] = &[
 pub const CONTENDERS_50K: &[Contender] = &[
     Contender { name: "arena-kit SizeClassPool", run: pool_50k },
     Contender { name: "arena-kit SizeClassPool pre-allocated", run: reserved_50k },
+    Contender { name: "arena-kit SyncSizeClassPool (locked)", run: locked_50k },
     Contender { name: "Vec<u8> (malloc)", run: system_50k },
+    Contender { name: "slab Slab per size class", run: slabs_50k },
     Contender { name: "limit: per-class free lists", run: limit_50k },
 ];

@@ -7,7 +7,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use arena_core::{LOCAL_MAX_FREE, SharedBlockPool};
 
-
 /// One worker: scopes nested up to three deep, each filling a block-sized tag array
 /// with its own tag and checking it before the scope ends.
 fn work(shared: &SharedBlockPool, thread: u64, rounds: usize) {
