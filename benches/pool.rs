@@ -1,13 +1,14 @@
 //! W3 (seed 002, variable size: `SizeClassPool` against malloc and a per-class free list),
 //! W4 and W5 (seeds 002 and 003): arena-kit's branded `Pool` against `Box`, slab,
 //! slotmap, bumpalo and hand-written limits, side by side in one criterion run; and
-//! handle access (`get`) against slab's and slotmap's.
+//! handle access (`get`) against slab's and slotmap's; W3 and W4 on one thread and on two
+//! (the locked and sharded pools against `Mutex<Slab>`, sharded-slab and malloc).
 //!
 //! `cargo bench --bench pool`
 
 use std::hint::black_box;
 
-use arena_kit::workloads::{Contender, fixed_churn, size_classes, two_pools};
+use arena_kit::workloads::{Contender, fixed_churn, size_classes, threads, two_pools};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn group(c: &mut Criterion, name: &str, n: usize, contenders: &[Contender]) {
@@ -26,6 +27,8 @@ fn benches(c: &mut Criterion) {
     group(c, "W4 fixed-size churn", fixed_churn::N, fixed_churn::CONTENDERS);
     group(c, "W4 handle access", fixed_churn::N, fixed_churn::GET_CONTENDERS);
     group(c, "W5 two pools", two_pools::N, two_pools::CONTENDERS);
+    group(c, "W3 on one and two threads", threads::N, threads::W3_CONTENDERS);
+    group(c, "W4 on one and two threads", threads::N, threads::W4_CONTENDERS);
 }
 
 criterion_group!(pool, benches);

@@ -88,3 +88,13 @@ fn w6_arena_strings_hold_at_most_a_tenth_more_than_their_capacity() {
         }
     }
 }
+
+#[test]
+fn every_workload_s_contenders_agree_at_a_small_size() {
+    for workload in arena_kit::workloads::ALL {
+        // W7's size is a tree depth; the others are counts.
+        let n = if workload.id == "W7" { 6 } else { (workload.quick_size / 20).max(3) };
+        agree(workload.contenders, n);
+        assert!(workload.contenders.iter().all(|c| !c.name.is_empty()));
+    }
+}

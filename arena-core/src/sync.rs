@@ -1,18 +1,32 @@
-//! The synchronisation primitives of the thread-safe flavours: the standard library's, or
-//! loom's under `cfg(loom)` so that the loom models explore every interleaving of the
-//! same code.
+//! The synchronisation primitives of the thread-safe flavours: `parking_lot`'s `Mutex`
+//! and std's atomics, or loom's under `cfg(loom)` so that the loom models explore every
+//! interleaving of the same code.
+//!
+//! Why `parking_lot`: it spins adaptively before it parks a waiting thread. With std's
+//! `Mutex` a thread that found the size-class pool's lock taken (held while a block is
+//! carved) went to sleep on a futex, and waking it cost more than the whole critical
+//! section: W3 on two threads ran slower than on one (33 -> 44 ms); with `parking_lot`
+//! it runs 1.7-1.9x faster (BENCHMARKS.md, W3-2t).
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(loom)]
 pub(crate) use loom::sync::{Mutex, MutexGuard};
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+pub(crate) use parking_lot::{Mutex, MutexGuard};
 #[cfg(not(loom))]
-pub(crate) use std::sync::{Mutex, MutexGuard};
+pub(crate) use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-/// Locks `mutex`, ignoring poisoning: the critical sections of this crate only relink
-/// lists and never leave them half-done when a panic unwinds through (they do not panic).
+/// Locks `mutex`, ignoring poisoning: a critical section of this crate leaves its data
+/// consistent wherever it can panic (a `SyncPool` closure sees a value, never a half-
+/// relinked list).
+#[cfg(loom)]
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Locks `mutex` (`parking_lot`'s: no poisoning).
+#[cfg(not(loom))]
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock()
 }

@@ -27,7 +27,7 @@ use crate::brand::Brand;
 use crate::error::TryAllocError;
 use crate::handle::Handle;
 use crate::pool::Pool;
-use crate::sync::{AtomicUsize, Mutex, Ordering, lock};
+use crate::sync::{Mutex, lock};
 
 /// A shard on a cache line of its own, so that two threads' locks do not false-share.
 #[repr(align(128))]
@@ -104,13 +104,14 @@ pub struct SyncPool<'id, T> {
 
 /// Index of the calling thread, given out round-robin at its first use of any `SyncPool`.
 fn thread_index() -> usize {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    // A plain std atomic even under loom: a counter handing out indices, not modelled.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     std::thread_local! {
         static INDEX: Cell<Option<usize>> = const { Cell::new(None) };
     }
     INDEX.with(|index| {
         index.get().unwrap_or_else(|| {
-            let i = NEXT.fetch_add(1, Ordering::Relaxed);
+            let i = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             index.set(Some(i));
             i
         })

@@ -340,7 +340,8 @@ impl SyncSizeClassPool {
     /// let p = pool.allocate(layout).unwrap();
     /// // SAFETY: from this pool with this layout, not used again.
     /// unsafe { pool.deallocate(p, layout) };
-    /// pool.flush();
+    /// pool.flush(); // now in the shared depot: a trim can give the block back
+    /// assert!(pool.trim() > 0);
     /// assert_eq!(pool.stats().live_chunks, 0);
     /// ```
     pub fn flush(&self) {

@@ -34,7 +34,7 @@ fn digest(bytes: &[u8]) -> u64 {
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit ArenaString (pool scope)", run: |n| arena_string_scope(n).1 },
     Contender { name: "arena-kit ArenaString (Arena)", run: |n| arena_string_arena(n).1 },
-    Contender { name: "allocator-api2 Vec<u8, &Scope>", run: |n| api_vec_scope(n).1 },
+    Contender { name: "arena-kit Scope + allocator-api2 Vec<u8>", run: |n| api_vec_scope(n).1 },
     Contender { name: "std String", run: |n| std_string(n).1 },
     Contender { name: "bumpalo String", run: |n| bumpalo_string(n).1 },
     Contender { name: "bump-scope BumpString", run: |n| bump_scope_string(n).1 },
@@ -45,7 +45,7 @@ pub const CONTENDERS: &[Contender] = &[
 pub const MEMORY: &[Probe] = &[
     Probe { name: "arena-kit ArenaString (pool scope)", held: |n| arena_string_scope(n).0 },
     Probe { name: "arena-kit ArenaString (Arena)", held: |n| arena_string_arena(n).0 },
-    Probe { name: "allocator-api2 Vec<u8, &Scope>", held: |n| api_vec_scope(n).0 },
+    Probe { name: "arena-kit Scope + allocator-api2 Vec<u8>", held: |n| api_vec_scope(n).0 },
     Probe { name: "std String", held: |n| std_string(n).0 },
     Probe { name: "bumpalo String", held: |n| bumpalo_string(n).0 },
     Probe { name: "bump-scope BumpString", held: |n| bump_scope_string(n).0 },
