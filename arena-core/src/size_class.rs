@@ -308,7 +308,9 @@ impl SizeClassPool {
     ///
     /// `ptr` came from this pool's `allocate` (or its `Allocator` impl) with this exact
     /// `layout` (same size and alignment), has not been given back since, and is not used
-    /// afterwards. A wrong layout is caught by `debug_assert!` only where it is cheap.
+    /// afterwards. Debug builds check that `ptr` is a chunk of `layout`'s class (a walk
+    /// over the class's blocks), so a wrong layout or pool panics there instead of
+    /// corrupting a free list; release builds trust the caller.
     ///
     /// # Examples
     ///
@@ -343,8 +345,9 @@ impl SizeClassPool {
         let class = &self.classes[index];
         debug_assert!(class.live.get() > 0, "deallocate: class {index} has no live chunk");
         debug_assert!(
-            (ptr.as_ptr() as usize).is_multiple_of(CLASS_ALIGN),
-            "deallocate: not a chunk"
+            self.class_owns(index, ptr),
+            "deallocate: {ptr:p} is not a chunk of the {}-byte class: wrong layout or pool",
+            class_size(index)
         );
         // SAFETY: the caller guarantees `ptr` is a live chunk of this class that nobody
         // uses any more.
@@ -354,6 +357,18 @@ impl SizeClassPool {
         if live == 0 && class.held.get() > self.high_water.get() {
             self.release_class(index);
         }
+    }
+
+    /// Whether `ptr` is the start of a chunk carved for class `index` (a walk over the
+    /// class's blocks: for `debug_assert!`s, which catch a deallocation with the wrong
+    /// layout or the wrong pool before it could corrupt a free list).
+    pub(crate) fn class_owns(&self, index: usize, ptr: NonNull<u8>) -> bool {
+        let size = class_size(index);
+        let p = ptr.as_ptr().addr();
+        core::iter::successors(self.classes[index].blocks.get(), |b| b.prev()).any(|block| {
+            let (start, end) = (block.data_start().addr(), block.data_end().addr());
+            (start..end).contains(&p) && (p - start).is_multiple_of(size)
+        })
     }
 
     /// Gives every block of an empty class back to the block pool.

@@ -291,7 +291,9 @@ impl SyncSizeClassPool {
     /// # Safety
     ///
     /// `ptr` came from this pool's [`allocate`](Self::allocate) with this `layout` (on any
-    /// thread), is live, and is not used afterwards.
+    /// thread), is live, and is not used afterwards. Debug builds check that `ptr` is a
+    /// chunk of `layout`'s class (a wrong layout or pool panics there); release builds
+    /// trust the caller.
     ///
     /// # Examples
     ///
@@ -310,6 +312,10 @@ impl SyncSizeClassPool {
             unsafe { lock(&self.shared).pool.deallocate(ptr, layout) };
             return;
         };
+        debug_assert!(
+            lock(&self.shared).pool.class_owns(index, ptr),
+            "deallocate: {ptr:p} is not a chunk of class {index}: wrong layout or pool"
+        );
         let class = &self.cache().classes[index];
         // SAFETY: the caller gives back a chunk of this class that nobody uses any more.
         unsafe { class.push(ptr.as_ptr()) };

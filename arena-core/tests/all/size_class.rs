@@ -193,3 +193,16 @@ fn random_churn_never_overlaps_live_chunks() {
     let s = pool.stats();
     assert_eq!((s.live_chunks, s.large_live, s.held_bytes), (0, 0, 0));
 }
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "is not a chunk of the 32-byte class")]
+fn a_wrong_layout_is_caught_in_debug_builds() {
+    let pool = arena_core::SizeClassPool::new();
+    let layout = core::alloc::Layout::new::<[u8; 100]>();
+    let p = pool.allocate(layout).unwrap();
+    let _other = pool.allocate(core::alloc::Layout::new::<[u8; 32]>()).unwrap();
+    // SAFETY: not upheld on purpose: the wrong layout, which the debug check must catch
+    // before the chunk reaches the 32-byte free list.
+    unsafe { pool.deallocate(p, core::alloc::Layout::new::<[u8; 32]>()) };
+}

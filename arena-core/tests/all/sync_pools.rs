@@ -209,3 +209,16 @@ fn a_limit_on_the_locked_pool_is_an_error_not_a_crash() {
     // SAFETY: from this pool with this layout, not used again.
     unsafe { pool.deallocate(p, big) };
 }
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "is not a chunk of class")]
+fn a_wrong_pool_is_caught_in_debug_builds() {
+    let a = SyncSizeClassPool::new();
+    let b = SyncSizeClassPool::new();
+    let layout = Layout::new::<[u8; 64]>();
+    let p = a.allocate(layout).unwrap();
+    let _q = b.allocate(layout).unwrap();
+    // SAFETY: not upheld on purpose: `p` is `a`'s, which the debug check must catch.
+    unsafe { b.deallocate(p, layout) };
+}
