@@ -32,6 +32,12 @@
 //! - `&Scope` implements `allocator_api2::alloc::Allocator`: `allocator_api2::vec::Vec`
 //!   and `hashbrown` collections keep their buffers in a scope; the newest allocation
 //!   grows and shrinks in place.
+//! - Thread-safe flavours (seed 002's locked pools; feature `std`), separate types so the
+//!   unlocked ones pay nothing for threads:
+//!   [`SharedBlockPool`] with a [`LocalBlockPool`] cache per thread (scopes take no lock),
+//!   [`SyncSizeClassPool`] (per-thread chunk caches over a locked depot and classes,
+//!   an `allocator_api2` allocator too) and [`SyncPool`] (a branded typed pool in
+//!   per-thread shards, [`SyncHandle`]s usable from any thread).
 //!
 //! Data flows one way: system allocator (one private module, `raw`, is the only one that calls
 //! it) → block → block pool → scope → your values.
@@ -75,14 +81,19 @@
 //! - Each pool's brand is a fresh invariant lifetime: handles and keys of one pool do not
 //!   type-check on another, and none of them leaves `Pool::with`'s closure. `remove`
 //!   consumes the owning handle.
-//! - `Scope`, `Arena` and `BlockPool` are `!Sync`; `Scope` and `Arena` are `!Send`.
+//! - `Scope`, `Arena`, `BlockPool`, `SizeClassPool` and `Pool`'s brand-mates are `!Sync`
+//!   (no atomics); `Scope` and `Arena` are `!Send`. The thread-safe flavours are `Sync`
+//!   by composition (`Mutex` and atomics around `Send` parts); each `unsafe impl Send`
+//!   says why moving the raw memory it owns is sound, and a loom model checks the shared
+//!   block list.
 //! - Limits, overflow and out-of-memory are runtime errors from `try_` methods, which hand
 //!   the value back; the other methods panic (or call `handle_alloc_error`).
 //!
 //! # Features
 //!
-//! - `std` (default): links the standard library. Without it the crate is `no_std` and
-//!   needs only `alloc`.
+//! - `std` (default): links the standard library and brings the thread-safe flavours
+//!   (with `parking_lot` and `thread_local`). Without it the crate is `no_std` and needs
+//!   only `alloc`.
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-derive`.
 #![cfg_attr(not(feature = "std"), no_std)]
 

@@ -63,7 +63,16 @@ impl fmt::Debug for SyncHandle<'_> {
 }
 
 /// Typed free-list storage shared by many threads: a [`Pool`] per shard, each behind its
-/// own lock (see the [module docs](self)).
+/// own lock.
+///
+/// A thread inserts into the shard of its thread index (threads spread over the shards
+/// round-robin; [`default_shards`](SyncPool::default_shards) is twice the parallelism),
+/// so threads working on their own values take uncontended locks: W4 on two threads runs
+/// 1.75-2x the throughput of one (sharded-slab 1.9x, `Mutex<Slab>` 0.13x). A
+/// [`SyncHandle`] remembers its shard, so `remove` and access work from any thread; it is
+/// neither `Copy` nor `Clone`, and every shard carries the pool's brand, so a handle is
+/// proof of a live value in this pool. `Sync` exactly when `T: Send`. On one thread each
+/// call pays an uncontended lock: use [`Pool`] there.
 ///
 /// # Examples
 ///

@@ -178,7 +178,16 @@ impl ThreadCache {
 }
 
 /// The size-class pool for many threads: [`SizeClassPool`]'s classes behind one lock,
-/// with a per-thread cache of chunks in front (see the [module docs](self)).
+/// with a per-thread cache of chunks in front.
+///
+/// `allocate` and `deallocate` pop and push the calling thread's per-class list: no lock,
+/// no atomic read-modify-write. A list that runs empty takes a batch of [`CACHE_BATCH`]
+/// chunks from a depot of full batches (one `Vec` pop under the lock), and one that
+/// reaches twice that gives a batch back; only an empty depot carves chunks under the
+/// lock. Chunks may be freed on any thread. Chunks in caches and in the depot count as
+/// live in [`stats`](Self::stats); [`flush`](Self::flush) gives the calling thread's back,
+/// [`trim`](Self::trim) empties the depot. W3 on one thread costs 1.2x the unlocked
+/// pool; on two threads it runs 1.7-1.9x the throughput of one.
 ///
 /// # Examples
 ///
