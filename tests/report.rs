@@ -22,7 +22,7 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
 
     let svg = std::fs::read_to_string(out.join("report.svg")).expect("the chart is written");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    assert!(svg.contains("arena-kit") && svg.contains("W7"));
+    assert!(svg.contains("arena-kit") && svg.contains("W7") && svg.contains("sharded-slab"));
 
     let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
     let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
@@ -33,14 +33,21 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
         assert!(rows.iter().all(|r| r["ns_per_op"].as_f64().is_some_and(|ns| ns > 0.0)));
         let sums: Vec<_> = rows.iter().map(|r| r["checksum"].as_u64()).collect();
         assert!(sums.windows(2).all(|p| p[0] == p[1]), "checksums agree in {}", w["id"]);
+        if w["id"] == "W6" {
+            let memory = w["memory"].as_array().expect("W6 reports what each string holds");
+            assert!(memory.iter().all(|m| m["held_bytes"].as_u64().is_some_and(|b| b > 0)));
+        }
     }
+    assert!(stdout.contains("held ="), "W6's memory lines: {stdout}");
     std::fs::remove_dir_all(&out).ok();
 }
 
 #[test]
 fn only_selects_a_workload_and_its_variants() {
     let ids: Vec<&str> = arena_kit::report::select(Some("W4")).iter().map(|w| w.id).collect();
-    assert_eq!(ids, ["W4", "W4-get"]);
+    assert_eq!(ids, ["W4", "W4-get", "W4-2t"]);
+    let ids: Vec<&str> = arena_kit::report::select(Some("w6-1m")).iter().map(|w| w.id).collect();
+    assert_eq!(ids, ["W6-1M"]);
     assert!(arena_kit::report::select(Some("W9")).is_empty());
 }
 

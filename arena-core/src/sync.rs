@@ -12,21 +12,25 @@
 pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 #[cfg(loom)]
 pub(crate) use loom::sync::{Mutex, MutexGuard};
-#[cfg(not(loom))]
+#[cfg(not(any(loom, miri)))]
 pub(crate) use parking_lot::{Mutex, MutexGuard};
+// Miri checks this crate's code under strict provenance, which `parking_lot`'s queue of
+// parked threads (pointers kept in integers) does not pass: std's `Mutex` stands in.
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+#[cfg(all(miri, not(loom)))]
+pub(crate) use std::sync::{Mutex, MutexGuard};
 
 /// Locks `mutex`, ignoring poisoning: a critical section of this crate leaves its data
 /// consistent wherever it can panic (a `SyncPool` closure sees a value, never a half-
 /// relinked list).
-#[cfg(loom)]
+#[cfg(any(loom, miri))]
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Locks `mutex` (`parking_lot`'s: no poisoning).
-#[cfg(not(loom))]
+#[cfg(not(any(loom, miri)))]
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock()
 }

@@ -27,7 +27,9 @@ USAGE:
 
 OPTIONS:
     --quick        smaller sizes and 3 runs: the whole report in a few seconds
-    --only ID      run one workload: W1, W2, W4 (with W4-get), W5, W7
+    --only ID      run one workload and its variants: W1, W2, W3 (with W3-50k, W3-2t),
+                   W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7, W8 (with W8-scan);
+                   a full id (W6-1M) runs that table alone
     --runs N       timed runs per contender, median reported (default 7, 3 with --quick)
     --out DIR      where report.svg and report.json go (default target/report)
     --scale N      divide every workload's size by N (tests; default 1)
@@ -35,7 +37,9 @@ OPTIONS:
 
 Each contender runs once to warm up, then N times; its checksum must equal the first
 contender's (a mismatch is an error, not a row). Times are per operation; ratios are to
-Box (where Box takes part) and to the fastest contender.";
+Box (where Box takes part) and to the fastest contender. W6 also prints each string's
+capacity and the bytes its allocator holds; the -2t tables run two jobs on one thread,
+then on two.";
 
 /// What parsing produced: options to run with, or a request for help.
 #[derive(Debug, Clone, PartialEq, Eq)]

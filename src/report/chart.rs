@@ -7,17 +7,27 @@ use plotters::prelude::*;
 
 use super::Report;
 
-/// Families in the order of the legend; a contender belongs to the first whose name
-/// starts its own.
-const FAMILIES: &[&str] =
-    &["arena-kit", "Box", "bumpalo", "typed-arena", "slab", "slotmap", "limit"];
+/// Families in the order of the legend, each with the name prefixes of its contenders.
+const FAMILIES: &[(&str, &[&str])] = &[
+    ("arena-kit", &["arena-kit"]),
+    ("Box / std / malloc", &["Box", "std ", "Vec<u8> (malloc)"]),
+    ("bumpalo", &["bumpalo"]),
+    ("bump-scope", &["bump-scope"]),
+    ("typed-arena", &["typed-arena"]),
+    ("slab", &["slab "]),
+    ("slotmap", &["slotmap"]),
+    ("sharded-slab", &["sharded-slab"]),
+    ("Mutex + slab", &["Mutex<"]),
+    ("limit", &["limit"]),
+];
 
-/// The fastest time per operation of `family` in workload `w`, if it runs there.
-fn family_best(report: &Report, w: usize, family: &str) -> Option<f64> {
+/// The fastest time per operation of the family with name `prefixes` in workload `w`,
+/// if it runs there.
+fn family_best(report: &Report, w: usize, prefixes: &[&str]) -> Option<f64> {
     report.workloads[w]
         .rows
         .iter()
-        .filter(|r| r.contender.starts_with(family))
+        .filter(|r| prefixes.iter().any(|p| r.contender.starts_with(p)))
         .map(|r| r.ns_per_op)
         .min_by(f64::total_cmp)
 }
@@ -67,10 +77,10 @@ fn draw(report: &Report, path: &Path) -> Result<(), Box<dyn std::error::Error>> 
         )
     }))?;
     let width = 0.8 / FAMILIES.len() as f64;
-    for (f, family) in FAMILIES.iter().enumerate() {
+    for (f, &(family, prefixes)) in FAMILIES.iter().enumerate() {
         let color = Palette99::pick(f);
         let bars: Vec<_> = (0..groups)
-            .filter_map(|w| family_best(report, w, family).map(|v| (w, v)))
+            .filter_map(|w| family_best(report, w, prefixes).map(|v| (w, v)))
             .map(|(w, v)| {
                 let x0 = w as f64 + 0.1 + f as f64 * width;
                 Rectangle::new([(x0, lo), (x0 + width * 0.9, v)], color.filled())
@@ -78,7 +88,7 @@ fn draw(report: &Report, path: &Path) -> Result<(), Box<dyn std::error::Error>> 
             .collect();
         chart
             .draw_series(bars)?
-            .label(*family)
+            .label(family)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
     }
     chart
