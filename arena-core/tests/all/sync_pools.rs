@@ -102,46 +102,67 @@ fn handles_cross_threads_and_destructors_run_once() {
 #[test]
 fn threads_churn_a_sync_size_class_pool() {
     let pool = SyncSizeClassPool::new();
+    pool.set_high_water(0); // classes give blocks back as soon as they empty
+    let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
-        for t in 0..4_u64 {
-            let pool = &pool;
-            s.spawn(move || {
-                let mut table: Vec<Option<(core::ptr::NonNull<u8>, Layout, u8)>> =
-                    (0..32).map(|_| None).collect();
-                let mut state = t + 7;
-                for op in 0..rounds(10_000) {
-                    let r = next(&mut state);
-                    let slot = (r % 32) as usize;
-                    if let Some((p, layout, tag)) = table[slot].take() {
-                        // SAFETY: `p` is a live chunk of `layout.size()` bytes we wrote.
-                        let bytes =
-                            unsafe { core::slice::from_raw_parts(p.as_ptr(), layout.size()) };
-                        assert!(bytes.iter().all(|&b| b == tag), "a chunk shared between threads");
+        // A concurrent trimmer: the depot drains and empty classes free their blocks
+        // while the workers allocate and free.
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                pool.trim();
+                std::thread::yield_now();
+            }
+        });
+        let workers: Vec<_> = (0..4_u64)
+            .map(|t| {
+                let pool = &pool;
+                s.spawn(move || {
+                    let mut table: Vec<Option<(core::ptr::NonNull<u8>, Layout, u8)>> =
+                        (0..32).map(|_| None).collect();
+                    let mut state = t + 7;
+                    for op in 0..rounds(10_000) {
+                        let r = next(&mut state);
+                        let slot = (r % 32) as usize;
+                        if let Some((p, layout, tag)) = table[slot].take() {
+                            // SAFETY: `p` is a live chunk of `layout.size()` bytes we wrote.
+                            let bytes =
+                                unsafe { core::slice::from_raw_parts(p.as_ptr(), layout.size()) };
+                            assert!(
+                                bytes.iter().all(|&b| b == tag),
+                                "a chunk shared between threads"
+                            );
+                            // SAFETY: from this pool with this layout, not used again.
+                            unsafe { pool.deallocate(p, layout) };
+                        }
+                        let layout =
+                            Layout::from_size_align((r >> 32) as usize % 1024 + 1, 8).unwrap();
+                        let p = pool.allocate(layout).unwrap();
+                        let tag = (t as u8) << 6 | (op % 64) as u8;
+                        // SAFETY: a fresh chunk of at least `layout.size()` bytes.
+                        unsafe { p.as_ptr().write_bytes(tag, layout.size()) };
+                        table[slot] = Some((p, layout, tag));
+                    }
+                    for (p, layout, _) in table.into_iter().flatten() {
                         // SAFETY: from this pool with this layout, not used again.
                         unsafe { pool.deallocate(p, layout) };
                     }
-                    let layout = Layout::from_size_align((r >> 32) as usize % 1024 + 1, 8).unwrap();
-                    let p = pool.allocate(layout).unwrap();
-                    let tag = (t as u8) << 6 | (op % 64) as u8;
-                    // SAFETY: a fresh chunk of at least `layout.size()` bytes.
-                    unsafe { p.as_ptr().write_bytes(tag, layout.size()) };
-                    table[slot] = Some((p, layout, tag));
-                }
-                for (p, layout, _) in table.into_iter().flatten() {
-                    // SAFETY: from this pool with this layout, not used again.
-                    unsafe { pool.deallocate(p, layout) };
-                }
-            });
+                    pool.flush(); // this thread's cache back to the depot
+                })
+            })
+            .collect();
+        for w in workers {
+            w.join().unwrap();
         }
+        stop.store(true, Ordering::Relaxed);
     });
-    // Chunks idle in the (ended) threads' caches count as live until the caches are
-    // given back; `into_inner` gives every cache back.
-    assert!(pool.stats().live_chunks <= 4 * 20 * 2 * arena_core::CACHE_BATCH);
+    // Every thread flushed its cache: a trim drains the depot and frees every block.
+    pool.trim();
+    assert_eq!(pool.stats().live_chunks, 0, "every chunk came back: none lost");
     let pool = pool.into_inner();
     assert_eq!(pool.stats().live_chunks, 0, "every chunk came back: none lost");
     assert_eq!(pool.stats().large_live, 0);
-    assert!(pool.trim() > 0);
-    assert_eq!(pool.stats().held_bytes, 0);
+    pool.trim();
+    assert_eq!(pool.stats().held_bytes, 0, "every block went back");
 }
 
 #[test]
