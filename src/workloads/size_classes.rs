@@ -7,9 +7,10 @@
 //! allocator (malloc), and a hand-written per-class free list of recycled buffers.
 
 use allocator_api2::vec::Vec as ApiVec;
+use core::cell::RefCell;
 use core::mem::MaybeUninit;
 
-use allocator_api2::alloc::Allocator;
+use allocator_api2::alloc::{Allocator, Global};
 use arena_core::{MAX_CLASS_SIZE, SizeClassPool, SyncSizeClassPool};
 
 use super::Contender;
@@ -213,7 +214,7 @@ impl SlabClasses {
 }
 
 fn run_slabs(n: usize, slots: usize) -> u64 {
-    let slabs = std::cell::RefCell::new(SlabClasses::new());
+    let slabs = RefCell::new(SlabClasses::new());
     churn(n, slots, |size, tag| slabs.borrow_mut().alloc(size, tag), |c| slabs.borrow_mut().free(c))
 }
 
@@ -230,19 +231,23 @@ fn run_system(n: usize, slots: usize) -> u64 {
     )
 }
 
+/// The limit: per-class stacks of recycled buffers. Its buffers are `allocator_api2`
+/// vectors with a reference allocator, like the pool's, so its table rows are the same
+/// 40 bytes: with `std` vectors (32-byte rows) it ran 17 % faster at 20 000 live slots,
+/// which is the table's size, not the allocator (BENCHMARKS.md, W3).
 fn run_limit(n: usize, slots: usize) -> u64 {
-    // One stack of spare buffers per class, buffers allocated at class size.
-    let spare: std::cell::RefCell<Vec<Vec<Vec<u8>>>> =
-        std::cell::RefCell::new(vec![Vec::new(); SizeClassPool::CLASS_SIZES.len()]);
+    static SYSTEM: Global = Global;
+    let spare: RefCell<Vec<Vec<ApiVec<u8, &Global>>>> =
+        RefCell::new(SizeClassPool::CLASS_SIZES.iter().map(|_| Vec::new()).collect());
     let class = |size: usize| SizeClassPool::CLASS_SIZES.partition_point(|&c| c < size);
     churn(
         n,
         slots,
         |size, tag| {
             let c = class(size);
-            let mut v = spare.borrow_mut()[c]
-                .pop()
-                .unwrap_or_else(|| Vec::with_capacity(SizeClassPool::CLASS_SIZES[c]));
+            let mut v = spare.borrow_mut()[c].pop().unwrap_or_else(|| {
+                ApiVec::with_capacity_in(SizeClassPool::CLASS_SIZES[c], &SYSTEM)
+            });
             v.push(tag);
             (v, size)
         },
