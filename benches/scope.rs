@@ -1,4 +1,4 @@
-//! W1 and W2 (seed 000), W6 (seed 001, string growth) and W7 (binary trees): arena-kit's scopes and arenas against
+//! W1 and W2 (seed 000; W1 also on two threads over a shared block pool), W6 (seed 001, string growth) and W7 (binary trees): arena-kit's scopes and arenas against
 //! `Box`, bumpalo, typed-arena and a hand-written limit, side by side in one criterion run.
 //!
 //! `cargo bench --bench scope`; per-element times, as throughput is set to the workload's
@@ -6,7 +6,9 @@
 
 use std::hint::black_box;
 
-use arena_kit::workloads::{Contender, binary_trees, many_small, scope_churn, string_growth};
+use arena_kit::workloads::{
+    Contender, binary_trees, many_small, scope_churn, string_growth, threads,
+};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn group(c: &mut Criterion, name: &str, n: usize, contenders: &[Contender]) {
@@ -20,6 +22,7 @@ fn group(c: &mut Criterion, name: &str, n: usize, contenders: &[Contender]) {
 
 fn benches(c: &mut Criterion) {
     group(c, "W1 scope churn", scope_churn::N, scope_churn::CONTENDERS);
+    group(c, "W1 on one and two threads", threads::W1_N, threads::W1_CONTENDERS);
     group(c, "W2 many small", many_small::N, many_small::CONTENDERS);
     group(c, "W6 string growth 100k", string_growth::N_SMALL, string_growth::CONTENDERS);
     group(c, "W6 string growth 1M", string_growth::N_LARGE, string_growth::CONTENDERS);

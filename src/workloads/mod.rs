@@ -55,6 +55,17 @@ pub const ALL: &[Workload] = &[
         memory: &[],
     },
     Workload {
+        id: "W1-2t",
+        title: "W1 split in two jobs, on one thread, then on two (scopes on a shared block pool)",
+        seed: "000 and 002: ScopeAlloc's BlockPool, locked: does a second thread add throughput?",
+        size: threads::W1_N,
+        quick_size: threads::W1_N / 10,
+        per: "round",
+        ops: same,
+        contenders: threads::W1_CONTENDERS,
+        memory: &[],
+    },
+    Workload {
         id: "W2",
         title: "one allocator, many u32s, then destroyed",
         seed: "000, comparison 2: AutoFreeAlloc 0.16 ms, ScopeAlloc 0.43 ms, APR 0.56 ms, new/delete 20 ms",

@@ -5,6 +5,8 @@
 //! ratio of its "1 thread" and "2 threads" times is its throughput gain from a second
 //! thread (ideal: 2x; the goal: at least 1.7x).
 //!
+//! W1: scopes on a `SharedBlockPool` through a `LocalBlockPool` per job (the thread cache
+//! whose fast path takes no lock), a `BlockPool` per job, `Box` and bumpalo's `reset`.
 //! W4: arena-kit's `SyncPool` (sharded by thread), `Mutex<slab::Slab>`, `sharded_slab::Slab`,
 //! `Box` (malloc), and an unlocked `Pool` per job as the no-sharing reference. W3:
 //! arena-kit's `SyncSizeClassPool` (one lock), a `SizeClassPool` per job (unlocked, each
@@ -12,7 +14,9 @@
 
 use std::sync::Mutex;
 
-use arena_core::{Pool, SizeClassPool, SyncPool, SyncSizeClassPool};
+use std::hint::black_box;
+
+use arena_core::{BlockPool, Pool, SharedBlockPool, SizeClassPool, SyncPool, SyncSizeClassPool};
 
 use super::Contender;
 use super::fixed_churn::{Object, SLOTS, churn_seeded};
@@ -20,6 +24,10 @@ use super::size_classes::{self, SlabClasses, buffer_in, weigh_buffer};
 
 /// Operations per run, over both jobs.
 pub const N: usize = 1_000_000;
+
+/// W1 rounds per run, over both jobs: more than W1's 60 000, so that starting two threads
+/// (tens of microseconds) is lost in the run.
+pub const W1_N: usize = 2_000_000;
 
 /// The two jobs' random streams.
 const SEEDS: [u64; 2] = [0x9E37_79B9_7F4A_7C15, 0xD1B5_4A32_D192_ED03];
@@ -36,6 +44,62 @@ fn jobs(two_threads: bool, job: impl Fn(usize) -> u64 + Sync) -> u64 {
         (0..2).map(job).sum()
     }
 }
+
+/// One W1 job: rounds `t * n / 2 .. (t + 1) * n / 2`, each making an allocator (or a
+/// scope), allocating one `u32` in it, reading it back and ending it.
+#[expect(clippy::cast_possible_truncation, reason = "W1_N fits in u32")]
+fn w1_job(t: usize, n: usize, mut round: impl FnMut(u32) -> u32) -> u64 {
+    let half = n / 2;
+    (t * half..(t + 1) * half).map(|i| u64::from(round(black_box(i as u32)))).sum()
+}
+
+fn w1_shared(n: usize, two: bool) -> u64 {
+    let shared = SharedBlockPool::new();
+    jobs(two, |t| {
+        let local = shared.local();
+        w1_job(t, n, |i| *black_box(local.scope().alloc(i)))
+    })
+}
+
+fn w1_pool_per_job(n: usize, two: bool) -> u64 {
+    jobs(two, |t| {
+        let pool = BlockPool::new();
+        w1_job(t, n, |i| *black_box(pool.scope().alloc(i)))
+    })
+}
+
+fn w1_boxed(n: usize, two: bool) -> u64 {
+    jobs(two, |t| w1_job(t, n, |i| *black_box(Box::new(i))))
+}
+
+fn w1_bumpalo_reset(n: usize, two: bool) -> u64 {
+    jobs(two, |t| {
+        let mut bump = bumpalo::Bump::new();
+        w1_job(t, n, |i| {
+            let x = *black_box(bump.alloc(i));
+            bump.reset();
+            x
+        })
+    })
+}
+
+/// Every W1 two-thread contender, one row per thread count.
+pub const W1_CONTENDERS: &[Contender] = &[
+    Contender { name: "arena-kit SharedBlockPool, 1 thread", run: |n| w1_shared(n, false) },
+    Contender { name: "arena-kit SharedBlockPool, 2 threads", run: |n| w1_shared(n, true) },
+    Contender { name: "arena-kit BlockPool per job, 1 thread", run: |n| w1_pool_per_job(n, false) },
+    Contender { name: "arena-kit BlockPool per job, 2 threads", run: |n| w1_pool_per_job(n, true) },
+    Contender { name: "Box, 1 thread", run: |n| w1_boxed(n, false) },
+    Contender { name: "Box, 2 threads", run: |n| w1_boxed(n, true) },
+    Contender {
+        name: "bumpalo Bump::reset per job, 1 thread",
+        run: |n| w1_bumpalo_reset(n, false),
+    },
+    Contender {
+        name: "bumpalo Bump::reset per job, 2 threads",
+        run: |n| w1_bumpalo_reset(n, true),
+    },
+];
 
 /// One W4 job: `n / 2` operations on a table of [`SLOTS`], `insert` and `remove` on
 /// whatever structure the contender shares; the checksum sums the freed ids and the ids
