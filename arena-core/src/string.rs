@@ -198,6 +198,44 @@ impl<'s> ArenaString<'s> {
         self.bytes.reserve(additional);
     }
 
+    /// Removes and returns the last character.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("añ", &arena);
+    /// assert_eq!(s.pop(), Some('ñ'));
+    /// assert_eq!(s, "a");
+    /// ```
+    pub fn pop(&mut self) -> Option<char> {
+        let c = self.as_str().chars().next_back()?;
+        self.bytes.truncate(self.bytes.len() - c.len_utf8());
+        Some(c)
+    }
+
+    /// Shortens the string to `new_len` bytes (no effect if it is already shorter).
+    ///
+    /// # Panics
+    ///
+    /// If `new_len` is not on a character boundary.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("hello", &arena);
+    /// s.truncate(2);
+    /// assert_eq!(s, "he");
+    /// ```
+    #[track_caller]
+    pub fn truncate(&mut self, new_len: usize) {
+        if new_len < self.len() {
+            assert!(self.is_char_boundary(new_len), "truncate: {new_len} is not a char boundary");
+            self.bytes.truncate(new_len);
+        }
+    }
+
     /// Empties the string; the capacity stays.
     ///
     /// # Examples

@@ -412,6 +412,155 @@ impl<'s, T> ArenaVec<'s, T> {
         unsafe { ptr::drop_in_place(tail) };
     }
 
+    /// Inserts `value` at `index`, shifting the elements after it up by one.
+    ///
+    /// # Panics
+    ///
+    /// If `index > len`, or if the vector must grow and cannot.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend([1, 3]);
+    /// v.insert(1, 2);
+    /// assert_eq!(v.as_slice(), [1, 2, 3]);
+    /// ```
+    #[track_caller]
+    pub fn insert(&mut self, index: usize, value: T) {
+        let len = self.len;
+        assert!(index <= len, "insertion index (is {index}) should be <= len (is {len})");
+        if len == self.cap {
+            self.grow_for(1).unwrap_or_else(|e| fail(e));
+        }
+        let at = self.ptr.as_ptr().wrapping_add(index);
+        // SAFETY: `len < cap` now, so the `len - index` elements from `index` move up by
+        // one within the buffer (`copy` allows the overlap), leaving slot `index` free.
+        unsafe { ptr::copy(at, at.wrapping_add(1), len - index) };
+        // SAFETY: slot `index` is inside the buffer and its old value was moved out.
+        unsafe { at.write(value) };
+        self.len = len + 1;
+    }
+
+    /// Removes and returns the element at `index`, shifting the ones after it down.
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend(['a', 'b', 'c']);
+    /// assert_eq!(v.remove(0), 'a');
+    /// assert_eq!(v.as_slice(), ['b', 'c']);
+    /// ```
+    #[track_caller]
+    pub fn remove(&mut self, index: usize) -> T {
+        let len = self.len;
+        assert!(index < len, "removal index (is {index}) should be < len (is {len})");
+        let at = self.ptr.as_ptr().wrapping_add(index);
+        // SAFETY: `index < len`: the slot holds an initialised value, read once here.
+        let value = unsafe { at.read() };
+        // SAFETY: the `len - index - 1` elements after it move down by one, within the
+        // initialised part of the buffer (`copy` allows the overlap).
+        unsafe { ptr::copy(at.wrapping_add(1), at, len - index - 1) };
+        self.len = len - 1;
+        value
+    }
+
+    /// Removes and returns the element at `index`, moving the last one into its place
+    /// (O(1); the order changes).
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend([1, 2, 3, 4]);
+    /// assert_eq!(v.swap_remove(0), 1);
+    /// assert_eq!(v.as_slice(), [4, 2, 3]);
+    /// ```
+    #[track_caller]
+    pub fn swap_remove(&mut self, index: usize) -> T {
+        let len = self.len;
+        assert!(index < len, "swap_remove index (is {index}) should be < len (is {len})");
+        self.as_mut_slice().swap(index, len - 1);
+        self.pop().unwrap_or_else(|| unreachable!("the vector is not empty"))
+    }
+
+    /// Keeps only the elements for which `keep` returns `true`, in order; drops the rest.
+    /// If `keep` or a destructor panics, every element is still either kept or dropped
+    /// exactly once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend(0..10);
+    /// v.retain(|&x| x % 3 == 0);
+    /// assert_eq!(v.as_slice(), [0, 3, 6, 9]);
+    /// ```
+    pub fn retain<F: FnMut(&T) -> bool>(&mut self, mut keep: F) {
+        /// Closes the holes over the unprocessed tail and sets the length, also when
+        /// `keep` or a destructor panics half-way.
+        struct Compact<'v, 's, T> {
+            vec: &'v mut ArenaVec<'s, T>,
+            processed: usize,
+            deleted: usize,
+            original: usize,
+        }
+        impl<T> Drop for Compact<'_, '_, T> {
+            fn drop(&mut self) {
+                if self.deleted > 0 {
+                    let base = self.vec.ptr.as_ptr();
+                    // SAFETY: elements `processed..original` are initialised and not yet
+                    // moved; they move down over the `deleted` holes before them, inside
+                    // the buffer (`copy` allows the overlap).
+                    unsafe {
+                        ptr::copy(
+                            base.wrapping_add(self.processed),
+                            base.wrapping_add(self.processed - self.deleted),
+                            self.original - self.processed,
+                        );
+                    }
+                }
+                self.vec.len = self.original - self.deleted;
+            }
+        }
+        let original = self.len;
+        // While compacting, the guard owns the length: nothing is dropped twice if a
+        // panic unwinds through here.
+        self.len = 0;
+        let mut g = Compact { vec: self, processed: 0, deleted: 0, original };
+        while g.processed < original {
+            let cur = g.vec.ptr.as_ptr().wrapping_add(g.processed);
+            // SAFETY: `processed < original`: an initialised element not yet moved.
+            if keep(unsafe { &*cur }) {
+                if g.deleted > 0 {
+                    // SAFETY: the hole `deleted` places down was dropped or moved out;
+                    // both are inside the buffer and distinct.
+                    unsafe { ptr::copy_nonoverlapping(cur, cur.wrapping_sub(g.deleted), 1) };
+                }
+                g.processed += 1;
+            } else {
+                // Counted first: if its destructor panics it is not moved or dropped again.
+                g.processed += 1;
+                g.deleted += 1;
+                // SAFETY: the element is initialised and dropped once, here.
+                unsafe { ptr::drop_in_place(cur) };
+            }
+        }
+    }
+
     /// Drops every element; the capacity stays.
     ///
     /// # Examples
@@ -563,6 +712,33 @@ impl<'s, T: Copy> ArenaVec<'s, T> {
 }
 
 impl<T: Clone> ArenaVec<'_, T> {
+    /// Resizes to `new_len`: truncates, or appends clones of `value`.
+    ///
+    /// # Panics
+    ///
+    /// If the vector must grow and cannot.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.resize(3, 'x');
+    /// v.resize(1, 'y');
+    /// assert_eq!(v.as_slice(), ['x']);
+    /// ```
+    #[track_caller]
+    pub fn resize(&mut self, new_len: usize, value: T) {
+        if new_len <= self.len {
+            self.truncate(new_len);
+            return;
+        }
+        self.reserve(new_len - self.len);
+        while self.len < new_len {
+            self.push(value.clone());
+        }
+    }
+
     /// Appends clones of every element of `items`.
     ///
     /// # Panics
