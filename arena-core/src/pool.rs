@@ -99,9 +99,12 @@ pub struct Pool<'id, T> {
     meta: Vec<u32>,
     free_head: u32,
     len: usize,
-    /// Most values ever live at once. Only a new slot can raise it: a slot is appended
-    /// only when every existing slot is occupied, so at that moment `len == slots.len()`,
-    /// and reusing a freed slot never takes `len` past the slot count.
+    /// Most slots the pool has had, recorded when it gives slots back (`shrink_to_fit`);
+    /// the peak of live values is the larger of this and the slot count now. Only a new
+    /// slot can raise the peak: a slot is appended only when no free slot is left, so at
+    /// that moment every slot but retired ones is occupied, and reusing a freed slot never
+    /// takes `len` past the slot count. Kept off the insert path: appending a slot
+    /// updates nothing but the vectors.
     peak: usize,
     /// Generation new slots start at: above that of any slot `shrink_to_fit` dropped, so
     /// a key to a dropped slot cannot match the slot that later takes its index.
@@ -238,19 +241,18 @@ impl<'id, T> Pool<'id, T> {
             if len < self.slots.capacity() && len < self.meta.capacity() && len < MAX_SLOTS {
                 // Room without reallocating: the common case of a growing pool.
                 let meta = (self.gen_floor << GEN_SHIFT) | OCCUPIED | owned;
-                // SAFETY: `len < capacity`, so element `len` is allocated.
-                let slot = unsafe { self.slots.as_mut_ptr().add(len) };
-                // SAFETY: `len < capacity` for `meta` too.
+                // SAFETY: `len < capacity` for `meta` (checked above), so element `len` is
+                // allocated.
                 let meta_slot = unsafe { self.meta.as_mut_ptr().add(len) };
                 // SAFETY: in-bounds of the allocation (above), and not yet initialised.
-                unsafe { slot.write(Slot { next: NONE }) };
-                // SAFETY: as above.
                 unsafe { meta_slot.write(meta) };
-                // SAFETY: element `len` of each vector was just initialised.
+                // SAFETY: element `len` of `meta` was just initialised; element `len` of
+                // `slots` is a `Slot` union, which any bytes inhabit, and `fill` writes
+                // its value right after `claim` returns (every caller does, with no code
+                // in between that could unwind).
                 unsafe { self.slots.set_len(len + 1) };
                 // SAFETY: as above.
                 unsafe { self.meta.set_len(len + 1) };
-                self.peak = self.peak.max(len + 1);
                 // `len < MAX_SLOTS`, which fits a `u32`.
                 return Ok(len as u32);
             }
@@ -280,7 +282,6 @@ impl<'id, T> Pool<'id, T> {
         }
         self.slots.push(Slot { next: NONE });
         self.meta.push(self.gen_floor << GEN_SHIFT);
-        self.peak = self.peak.max(self.slots.len());
         // `MAX_SLOTS` fits a `u32`.
         Ok((self.slots.len() - 1) as u32)
     }
@@ -762,7 +763,7 @@ impl<'id, T> Pool<'id, T> {
             live: self.len,
             free: self.slots.len() - self.len,
             capacity: self.capacity(),
-            peak: self.peak,
+            peak: self.peak.max(self.slots.len()),
         }
     }
 
@@ -791,6 +792,7 @@ impl<'id, T> Pool<'id, T> {
                 self.gen_floor =
                     self.gen_floor.max((m >> GEN_SHIFT).saturating_add(1).min(MAX_GEN));
             }
+            self.peak = self.peak.max(self.slots.len());
             // Vacant slots hold no value: truncating drops nothing (`Slot` has no drop glue).
             self.slots.truncate(keep);
             self.meta.truncate(keep);
