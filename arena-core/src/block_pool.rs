@@ -92,12 +92,14 @@ pub struct BlockPool {
     upstream: Option<NonNull<SharedBlockPool>>,
 }
 
-// SAFETY: a `BlockPool` owns its cached blocks outright (plain bytes, no values in them)
-// and its counters; moving it to another thread moves that ownership. Scopes borrow the
-// pool, so none can be alive during the move; blocks of a scope leaked with `mem::forget`
-// are never touched by the pool again. A thread's cache of a `SharedBlockPool` also points
-// at that pool, which is `Sync` and used only through `&self`, so calling it from the new
-// thread is as sound as from the old. It stays `!Sync`: its `Cell`s are unsynchronised.
+// Why `Send` holds: a `BlockPool` owns its cached blocks outright (plain bytes, no values
+// in them) and its counters; moving it to another thread moves that ownership. Scopes
+// borrow the pool, so none can be alive during the move; blocks of a scope leaked with
+// `mem::forget` are never touched by the pool again. A thread's cache of a
+// `SharedBlockPool` also points at that pool, which is `Sync` and used only through
+// `&self`, so calling it from the new thread is as sound as from the old. It stays
+// `!Sync`: its `Cell`s are unsynchronised.
+// SAFETY: as argued above.
 unsafe impl Send for BlockPool {}
 
 /// A snapshot of a [`BlockPool`]'s counters.
@@ -591,9 +593,9 @@ impl BlockPool {
         }
         tail.set_prev(None);
         self.standard_total.set(self.standard_total.get() - count);
-        // SAFETY: the chain holds `count` blocks unlinked from this cache just now, of
-        // the shared pool's block size and alignment, holding no values.
-        unsafe { shared.give(block, count) };
+        // SAFETY: `block..=tail` holds `count` blocks unlinked from this cache just now,
+        // of the shared pool's block size and alignment, holding no values.
+        unsafe { shared.give(block, tail, count) };
     }
 
     #[inline]
@@ -620,7 +622,7 @@ impl BlockPool {
         #[cfg(feature = "std")]
         if let Some(shared) = self.upstream() {
             // SAFETY: one block, unlinked from the cache just now, holding no values.
-            unsafe { shared.give(block, 1) };
+            unsafe { shared.give(block, block, 1) };
             return;
         }
         // SAFETY: the block was just unlinked from the cache, the only place it was, and

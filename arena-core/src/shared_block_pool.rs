@@ -290,7 +290,7 @@ impl SharedBlockPool {
         while lock(&self.list).len < blocks {
             let block = self.allocate_block()?;
             // SAFETY: a fresh block of this pool's size, in no list, holding nothing.
-            unsafe { self.give(block, 1) };
+            unsafe { self.give(block, block, 1) };
         }
         Ok(())
     }
@@ -358,20 +358,21 @@ impl SharedBlockPool {
         Ok((self.allocate_block()?, 1, true))
     }
 
-    /// Takes back a chain of `count` blocks from a thread's cache: listed up to
-    /// `max_free`, the rest freed.
+    /// Takes back the chain `first..=tail` of `count` blocks from a thread's cache:
+    /// listed up to `max_free`, the rest freed.
     ///
     /// # Safety
     ///
-    /// `first` starts a chain (linked through `prev`, ending in `None`) of exactly `count`
-    /// standard blocks of this pool, in no other list, holding no values, unused
-    /// afterwards by the caller.
-    pub(crate) unsafe fn give(&self, first: Block, count: usize) {
-        let mut tail = first;
-        for _ in 1..count {
-            tail = tail.prev().expect("the chain holds `count` blocks");
-        }
-        debug_assert!(tail.prev().is_none(), "the chain holds more than `count` blocks");
+    /// `first` starts a chain linked through `prev` that ends at `tail` (whose `prev` is
+    /// `None`) and holds exactly `count` standard blocks of this pool, in no other list,
+    /// holding no values, unused afterwards by the caller.
+    pub(crate) unsafe fn give(&self, first: Block, tail: Block, count: usize) {
+        debug_assert!(tail.prev().is_none(), "the chain ends at `tail`");
+        debug_assert_eq!(
+            core::iter::successors(Some(first), |b| b.prev()).count(),
+            count,
+            "the chain holds `count` blocks"
+        );
         let max_free = self.max_free.load(Ordering::Relaxed);
         let excess = {
             let mut list = lock(&self.list);

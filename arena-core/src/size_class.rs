@@ -151,13 +151,14 @@ pub struct SizeClassPool {
     large_live: Cell<usize>,
 }
 
-// SAFETY: a `SizeClassPool` owns its blocks (through its `BlockPool`, itself `Send`) and
+// Why `Send` holds: a `SizeClassPool` owns its blocks (through its `BlockPool`, itself `Send`) and
 // every raw pointer in it (free lists, carving cursors) points into those blocks; moving
 // the pool to another thread moves that ownership, and nothing else points into its free
 // chunks. Chunks handed out are raw memory: using them after the move is governed by
 // `deallocate`'s `# Safety` contract, and an `allocator_api2` collection borrows the pool,
 // so no such collection can exist during the move. It stays `!Sync` (`Cell`s);
 // `SyncSizeClassPool` is the locked flavour.
+// SAFETY: as argued above.
 unsafe impl Send for SizeClassPool {}
 
 /// A snapshot of a [`SizeClassPool`]'s counters.

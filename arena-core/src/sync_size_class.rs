@@ -162,10 +162,11 @@ struct ThreadCache {
     classes: [CachedClass; CLASSES],
 }
 
-// SAFETY: the chunks a cache lists are free memory of the pool's blocks, owned by the
+// Why `Send` holds: the chunks a cache lists are free memory of the pool's blocks, owned by the
 // cache until it gives them back; sending the cache sends that ownership. `ThreadLocal`
 // only ever hands a cache to its own thread (or to the pool's owner through `&mut`), so
 // its `Cell`s are never used by two threads at once.
+// SAFETY: as argued above.
 unsafe impl Send for ThreadCache {}
 
 impl ThreadCache {

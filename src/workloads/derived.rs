@@ -97,36 +97,30 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "limit: Vec + u32 free list", run: limit_free_list },
 ];
 
-/// The generated plain pool.
+/// The generated plain pool (it derefs to `Pool<'id, Particle>`, so the churn is the same
+/// code as [`hand_pool`]'s: any difference is the wrapper's).
 #[must_use]
 pub fn derived_pool(n: usize) -> u64 {
-    ParticlePool::with_capacity(SLOTS, |mut pool| {
-        let mut table: Vec<Option<ParticleHandle<'_>>> = (0..SLOTS).map(|_| None).collect();
-        let sum = churn(n, |slot, id| {
-            let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
-            let h = pool.insert(Particle::new(id));
-            pool[&h].step();
-            table[slot] = Some(h);
-            freed
-        });
-        sum + leftover(table.iter().flatten().map(|h| pool[h].pos[0]))
-    })
+    ParticlePool::with_capacity(SLOTS, |mut pool| churn_pool(n, &mut pool))
 }
 
 /// `Pool<'id, Particle>` used by hand: what the generated pool must match.
 #[must_use]
 pub fn hand_pool(n: usize) -> u64 {
-    Pool::with_capacity(SLOTS, |mut pool: Pool<'_, Particle>| {
-        let mut table: Vec<Option<Handle<'_>>> = (0..SLOTS).map(|_| None).collect();
-        let sum = churn(n, |slot, id| {
-            let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
-            let h = pool.insert(Particle::new(id));
-            pool[&h].step();
-            table[slot] = Some(h);
-            freed
-        });
-        sum + leftover(table.iter().flatten().map(|h| pool[h].pos[0]))
-    })
+    Pool::with_capacity(SLOTS, |mut pool: Pool<'_, Particle>| churn_pool(n, &mut pool))
+}
+
+/// W8's churn on a plain pool of particles.
+fn churn_pool(n: usize, pool: &mut Pool<'_, Particle>) -> u64 {
+    let mut table: Vec<Option<Handle<'_>>> = (0..SLOTS).map(|_| None).collect();
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
+        let h = pool.insert(Particle::new(id));
+        pool[&h].step();
+        table[slot] = Some(h);
+        freed
+    });
+    sum + leftover(table.iter().flatten().map(|h| pool[h].pos[0]))
 }
 
 /// The generated struct-of-arrays pool (rows move on removal: one more indirection).

@@ -124,8 +124,8 @@ fn threads_churn_a_sync_size_class_pool() {
                         let r = next(&mut state);
                         let slot = (r % 32) as usize;
                         if let Some((p, layout, tag)) = table[slot].take() {
-                            // SAFETY: `p` is a live chunk of `layout.size()` bytes we wrote.
                             let bytes =
+                                // SAFETY: `p` is a live chunk of `layout.size()` bytes we wrote.
                                 unsafe { core::slice::from_raw_parts(p.as_ptr(), layout.size()) };
                             assert!(
                                 bytes.iter().all(|&b| b == tag),
