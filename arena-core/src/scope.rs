@@ -54,15 +54,15 @@ use core::marker::PhantomData;
 use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
-use crate::block::{Block, HEADER};
-use crate::block_pool::BlockPool;
+use crate::block::{Block, BlockList, HEADER};
+use crate::block_pool::BlockCache;
 use crate::drop_list::{DropList, DropNode};
 use crate::error::{AllocError, LimitKind, TryAllocError, fail};
 use crate::source::{FIRST_SYSTEM_BLOCK, Source};
 
 /// A bump arena whose values are dropped, newest first, when it ends.
 ///
-/// Made by [`BlockPool::scope`] (blocks recycled through the pool), by
+/// Made by [`BlockPool::scope`](crate::BlockPool::scope) (blocks recycled through the pool), by
 /// [`Scope::scope`] (a child), or as an [`Arena`](crate::Arena) (blocks owned outright).
 ///
 /// # What is freed when
@@ -117,8 +117,13 @@ pub struct Scope<'p> {
     /// End of the current block's data. `cur <= end`, both in the same block (or both
     /// the dangling sentinel before the first block).
     end: Cell<*mut u8>,
-    /// The current block; older ones hang off its `prev` chain.
+    /// The current block, the one `cur` and `end` point into.
     head: Cell<Option<Block>>,
+    /// Older blocks (and dedicated blocks of oversize values), holding values.
+    chain: Cell<BlockList>,
+    /// Blocks of growing collections (`ArenaVec`, `ArenaString`), one buffer each and
+    /// nothing else: resized and released by the collection that owns the buffer.
+    buffers: Cell<BlockList>,
     drops: DropList,
     source: Source<'p>,
     limit: Cell<Option<usize>>,
@@ -180,6 +185,13 @@ fn dangling(align: usize) -> NonNull<u8> {
     NonNull::new(ptr::without_provenance_mut(align)).unwrap_or(NonNull::dangling())
 }
 
+/// A buffer block's data start and the bytes it holds.
+fn buffer_of(block: &Block) -> (NonNull<u8>, usize) {
+    // SAFETY: a block's data start lies inside its allocation, so it is non-null.
+    let data = unsafe { NonNull::new_unchecked(block.data_start()) };
+    (data, block.capacity())
+}
+
 impl<'p> Scope<'p> {
     fn with_source(source: Source<'p>) -> Self {
         let sentinel = NonNull::<u8>::dangling().as_ptr();
@@ -187,6 +199,8 @@ impl<'p> Scope<'p> {
             cur: Cell::new(sentinel),
             end: Cell::new(sentinel),
             head: Cell::new(None),
+            chain: Cell::new(BlockList::new()),
+            buffers: Cell::new(BlockList::new()),
             drops: DropList::new(),
             source,
             limit: Cell::new(None),
@@ -200,20 +214,15 @@ impl<'p> Scope<'p> {
     /// the scope starts with it, so its first allocation is a plain bump: a W1 scope then
     /// costs one take and one give-back of that slot and no slow-path call.
     #[inline]
-    pub(crate) fn from_pool(pool: &'p BlockPool) -> Self {
+    pub(crate) fn from_pool(pool: &'p BlockCache<'p>) -> Self {
         let scope = Self::with_source(Source::Pool(pool));
         if let Some(block) = pool.take_hot() {
-            // The hot block is a standard block: its data is `HEADER..block_size`.
-            // SAFETY: a standard block is `block_size >= HEADER` bytes.
-            let start = unsafe { block.base().add(HEADER) };
-            // SAFETY: one past the end of the `block_size`-byte block.
-            let end = unsafe { block.base().add(pool.block_size()) };
-            debug_assert_eq!((start, end), (block.data_start(), block.data_end()));
-            debug_assert!(block.prev().is_none(), "the hot block must be unlinked");
-            scope.head.set(Some(block));
+            // A standard block: its bounds follow from the pool's block size.
+            let (start, end) = block.standard_data(pool.block_size());
             scope.cur.set(start);
             scope.end.set(end);
             scope.reserved.set(pool.block_size());
+            scope.head.set(Some(block));
         }
         scope
     }
@@ -221,12 +230,29 @@ impl<'p> Scope<'p> {
     /// Makes `block` the current (and only) block of a scope that has none.
     #[inline]
     fn install_first(&self, block: Block) {
-        debug_assert!(self.head.get().is_none(), "install_first on a scope that has blocks");
-        block.set_prev(None);
-        self.head.set(Some(block));
         self.cur.set(block.data_start());
         self.end.set(block.data_end());
-        self.reserved.set(block.size());
+        let previous = self.head.replace(Some(block));
+        debug_assert!(previous.is_none(), "install_first on a scope that has a block");
+    }
+
+    /// Runs `f` on a list of the scope's blocks. `Cell` holds it by value, so it is taken
+    /// out and put back; list operations do not panic, so nothing is lost on the way.
+    #[inline]
+    fn with_list<R>(list: &Cell<BlockList>, f: impl FnOnce(&mut BlockList) -> R) -> R {
+        let mut blocks = list.take();
+        let result = f(&mut blocks);
+        list.set(blocks);
+        result
+    }
+
+    /// Runs `f` on the current block, if there is one.
+    #[inline]
+    fn with_head<R>(&self, f: impl FnOnce(&Block) -> R) -> Option<R> {
+        let head = self.head.take();
+        let result = head.as_ref().map(f);
+        self.head.set(head);
+        result
     }
 
     pub(crate) fn from_system() -> Self {
@@ -324,22 +350,21 @@ impl<'p> Scope<'p> {
         let next = unsafe { p.add(layout.size()) };
         let new_room = end.addr() - next.addr();
         let old_room = self.end.get().addr() - self.cur.get().addr();
-        match self.head.get() {
-            Some(head) if new_room <= old_room => {
-                block.set_prev(head.prev());
-                head.set_prev(Some(block));
-                self.retired.set(self.retired.get() + pad + layout.size());
+        let head = self.head.take();
+        if head.is_some() && new_room <= old_room {
+            // The current block keeps more room: the new one retires at once.
+            self.head.set(head);
+            self.retired.set(self.retired.get() + pad + layout.size());
+            Self::with_list(&self.chain, |chain| chain.push(block));
+        } else {
+            if let Some(head) = head {
+                let used = self.cur.get().addr() - head.data_start().addr();
+                self.retired.set(self.retired.get() + used);
+                Self::with_list(&self.chain, |chain| chain.push(head));
             }
-            head => {
-                if let Some(head) = head {
-                    let used = self.cur.get().addr() - head.data_start().addr();
-                    self.retired.set(self.retired.get() + used);
-                }
-                block.set_prev(head);
-                self.head.set(Some(block));
-                self.cur.set(next);
-                self.end.set(end);
-            }
+            self.head.set(Some(block));
+            self.cur.set(next);
+            self.end.set(end);
         }
         // SAFETY: `p` points into a live block, so it is non-null.
         Ok(unsafe { NonNull::new_unchecked(p) })
@@ -1069,7 +1094,7 @@ impl<'p> Scope<'p> {
         }
     }
 
-    /// A block of its own for `layout`, linked behind the current block; returns its data
+    /// A block of its own for `layout`, kept in the scope's buffer list; returns its data
     /// start (aligned for `layout`) and the bytes it holds (at least `layout.size()`,
     /// the page-filled rest included).
     ///
@@ -1077,36 +1102,16 @@ impl<'p> Scope<'p> {
     /// take the block for a standard one when it comes back).
     pub(crate) fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError> {
         debug_assert!(layout.size() > self.standard_capacity(), "buffer fits a standard block");
-        if self.head.get().is_none() {
-            // A buffer is linked behind the head: give the scope its first block.
-            let block = self.take_block(Layout::new::<u8>())?;
-            self.install_first(block);
-        }
         let size = crate::block::dedicated_size(layout)?;
         if let Some(limit) = self.limit.get() {
             LimitKind::Scope.check(limit, self.reserved.get(), size)?;
         }
         let block = self.source.acquire_dedicated(layout)?;
-        let head = self.head.get().expect("installed above");
-        block.set_prev(head.prev());
-        head.set_prev(Some(block));
+        let (data, bytes) = buffer_of(&block);
         self.reserved.set(self.reserved.get() + block.size());
-        let bytes = block.data_end().addr() - block.data_start().addr();
         self.retired.set(self.retired.get() + bytes);
-        // SAFETY: a block's data start is inside the block, so non-null.
-        Ok((unsafe { NonNull::new_unchecked(block.data_start()) }, bytes))
-    }
-
-    /// The block linked right before `block` in the chain (the one whose `prev` it is).
-    fn chain_successor(&self, block: Block) -> Block {
-        let mut at = self.head.get().expect("a buffer block implies a head");
-        loop {
-            match at.prev() {
-                Some(prev) if prev == block => return at,
-                Some(prev) => at = prev,
-                None => unreachable!("a buffer block is in its scope's chain"),
-            }
-        }
+        Self::with_list(&self.buffers, |buffers| buffers.push(block));
+        Ok((data, bytes))
     }
 
     /// Resizes a buffer from [`alloc_buffer`](Self::alloc_buffer) to hold `new_layout`
@@ -1115,51 +1120,56 @@ impl<'p> Scope<'p> {
     ///
     /// # Safety
     ///
-    /// `ptr` is a live buffer of this scope allocated with `layout`'s alignment, and the
-    /// caller uses only the returned pointer afterwards.
+    /// `ptr` is the data start of a buffer of this scope whose alignment is
+    /// `new_layout`'s, and on success the caller uses only the returned pointer.
     pub(crate) unsafe fn grow_buffer(
         &self,
         ptr: NonNull<u8>,
         new_layout: Layout,
     ) -> Result<(NonNull<u8>, usize), AllocError> {
-        let align = new_layout.align().max(crate::block::BLOCK_ALIGN);
-        // SAFETY: a buffer's pointer is its block's data start (caller).
-        let block = unsafe { Block::from_data_start(ptr, align) };
-        let old_size = block.size();
         let size = crate::block::dedicated_size(new_layout)?;
-        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old_size)) {
-            LimitKind::Scope.check(limit, self.reserved.get(), more)?;
+        let keep = |block| Self::with_list(&self.buffers, |buffers| buffers.push(block));
+        let Some(block) = Self::with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
+            unreachable!("a buffer is in its scope's buffer list")
+        };
+        let old_size = block.size();
+        let (_, old_bytes) = buffer_of(&block);
+        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old_size))
+            && let Err(error) = LimitKind::Scope.check(limit, self.reserved.get(), more)
+        {
+            keep(block);
+            return Err(error);
         }
-        let successor = self.chain_successor(block);
-        // SAFETY: the block came from this source's `acquire_dedicated` (caller); its only
-        // pointers are `successor`'s link, replaced below, and the caller's `ptr`.
-        let block = unsafe { self.source.resize_dedicated(block, size) }?;
-        successor.set_prev(Some(block));
-        self.reserved.set(self.reserved.get() - old_size + size);
-        let bytes = block.data_end().addr() - block.data_start().addr();
-        let old_bytes = old_size - (block.data_start().addr() - block.base().addr());
+        // SAFETY: the block came from this source's `acquire_dedicated` (`alloc_buffer`),
+        // and on success the caller uses only the returned pointer.
+        let block = match unsafe { self.source.resize_dedicated(block, size) } {
+            Ok(block) => block,
+            Err((block, error)) => {
+                keep(block);
+                return Err(error);
+            }
+        };
+        self.reserved.set(self.reserved.get() - old_size + block.size());
+        let (data, bytes) = buffer_of(&block);
         self.retired.set(self.retired.get() - old_bytes + bytes);
-        // SAFETY: a block's data start is inside the block, so non-null.
-        Ok((unsafe { NonNull::new_unchecked(block.data_start()) }, bytes))
+        keep(block);
+        Ok((data, bytes))
     }
 
     /// Unlinks a buffer's block and gives it back to the source now.
     ///
     /// # Safety
     ///
-    /// `ptr` is a live buffer of this scope allocated with alignment `align` (or less,
-    /// down to [`BLOCK_ALIGN`](crate::block::BLOCK_ALIGN)), and nothing uses it afterwards.
-    pub(crate) unsafe fn free_buffer(&self, ptr: NonNull<u8>, align: usize) {
-        // SAFETY: a buffer's pointer is its block's data start (caller).
-        let block = unsafe { Block::from_data_start(ptr, align.max(crate::block::BLOCK_ALIGN)) };
-        let successor = self.chain_successor(block);
-        successor.set_prev(block.prev());
-        block.set_prev(None);
+    /// `ptr` is the data start of a buffer of this scope, and nothing uses the buffer
+    /// afterwards.
+    pub(crate) unsafe fn free_buffer(&self, ptr: NonNull<u8>) {
+        let Some(block) = Self::with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
+            unreachable!("a buffer is in its scope's buffer list")
+        };
         self.reserved.set(self.reserved.get() - block.size());
-        self.retired
-            .set(self.retired.get() - (block.data_end().addr() - block.data_start().addr()));
-        // SAFETY: the block came from this source, is unlinked just above, and the caller
-        // no longer uses its data.
+        self.retired.set(self.retired.get() - buffer_of(&block).1);
+        // SAFETY: the block came from this source (`alloc_buffer`), is unlinked just
+        // above, and the caller no longer uses its data.
         unsafe { self.source.release(block) };
     }
 
@@ -1256,7 +1266,7 @@ impl<'p> Scope<'p> {
     /// counts whole blocks: with a pool of 8 KiB blocks a limit of 10 000 bytes allows
     /// one block. Lowering it below what is held frees nothing that is in use; it stops
     /// further growth. A scope that has allocated nothing yet gives back the block it
-    /// may have started with (see [`BlockPool::scope`]) if the limit is below it, so a
+    /// may have started with (see [`BlockPool::scope`](crate::BlockPool::scope)) if the limit is below it, so a
     /// limit set right after creation holds from the first byte.
     ///
     /// # Examples
@@ -1272,20 +1282,19 @@ impl<'p> Scope<'p> {
     pub fn set_limit(&self, limit: Option<usize>) {
         self.limit.set(limit);
         let Some(limit) = limit else { return };
-        if let Some(head) = self.head.get()
+        let unused = self.with_head(|head| self.cur.get() == head.data_start()) == Some(true);
+        if unused
             && self.reserved.get() > limit
-            && head.prev().is_none()
-            && self.cur.get() == head.data_start()
+            && Self::with_list(&self.chain, |chain| chain.is_empty())
             && self.drops.is_empty()
+            && let Some(head) = self.head.take()
         {
-            self.head.set(None);
             let sentinel = NonNull::<u8>::dangling().as_ptr();
             self.cur.set(sentinel);
             self.end.set(sentinel);
-            self.reserved.set(0);
-            // SAFETY: nothing was allocated from the block (the cursor is at its start and
-            // no drop node exists), it was just unlinked from the scope, and it was the
-            // whole chain (`prev` is `None`).
+            self.reserved.set(self.reserved.get() - head.size());
+            // SAFETY: nothing was allocated from the block (the cursor is at its start, no
+            // older block and no drop node exist), and it was just unlinked from the scope.
             unsafe { self.source.release(head) };
         }
     }
@@ -1307,12 +1316,15 @@ impl<'p> Scope<'p> {
     /// ```
     #[must_use]
     pub fn stats(&self) -> ScopeStats {
-        let head = self.head.get();
-        let current = head.map_or(0, |head| self.cur.get().addr() - head.data_start().addr());
+        let current =
+            self.with_head(|head| self.cur.get().addr() - head.data_start().addr()).unwrap_or(0);
+        let blocks = usize::from(self.with_head(|_| ()).is_some())
+            + Self::with_list(&self.chain, |chain| chain.len())
+            + Self::with_list(&self.buffers, |buffers| buffers.len());
         ScopeStats {
             allocated_bytes: self.retired.get() + current,
             reserved_bytes: self.reserved.get(),
-            blocks: core::iter::successors(head, |b| b.prev()).count(),
+            blocks,
         }
     }
 
@@ -1340,32 +1352,36 @@ impl<'p> Scope<'p> {
             // blocks that are still held.
             unsafe { self.drops.run_all() };
         }
-        let Some(head) = self.head.get() else { return };
-        if let Some(older) = head.prev() {
-            head.set_prev(None);
-            // SAFETY: the older blocks were unlinked from the chain just now and hold only
-            // values already dropped above.
-            unsafe { self.release_chain(Some(older)) };
-            self.reserved.set(head.size());
+        if !self.chain.get_mut().is_empty() || !self.buffers.get_mut().is_empty() {
+            self.release_all_but_head();
         }
+        let Some(head) = self.head.get_mut() else { return };
         self.cur.set(head.data_start());
         self.retired.set(0);
     }
 
-    /// Gives back every block of the chain starting at `first`.
+    /// The slow part of [`reset`](Self::reset): gives back every block but the current one.
+    #[cold]
+    #[inline(never)]
+    fn release_all_but_head(&mut self) {
+        let mut older = self.chain.take();
+        older.prepend(self.buffers.take());
+        // SAFETY: `&mut self`: no reference into any block survives (values, buffers of
+        // collections and their owners all borrow the scope), and every value was
+        // dropped before `reset` called this.
+        unsafe { self.release_list(&mut older) };
+        let head_size = self.head.get_mut().as_ref().map_or(0, Block::size);
+        self.reserved.set(head_size);
+    }
+
+    /// Gives back every block of `list`.
     ///
     /// # Safety
     ///
-    /// The chain is owned by this scope, unlinked from `head` (or `head` is cleared), and
-    /// nothing in it is used again.
-    #[inline]
-    unsafe fn release_chain(&self, first: Option<Block>) {
-        let mut next = first;
-        while let Some(block) = next {
-            next = block.prev();
-            block.set_prev(None);
-            // SAFETY: each block came from this scope's source, is unlinked by the caller
-            // (and from its successor just above), and its values are dropped.
+    /// The blocks came from this scope's source and nothing uses their data again.
+    unsafe fn release_list(&self, list: &mut BlockList) {
+        while let Some(block) = list.pop() {
+            // SAFETY: forwarded from the caller, one block at a time.
             unsafe { self.source.release(block) };
         }
     }
@@ -1374,15 +1390,17 @@ impl<'p> Scope<'p> {
 impl Drop for Scope<'_> {
     #[inline]
     fn drop(&mut self) {
-        // The W1 case, inlined: nothing to drop and a single block from a pool.
-        if let (true, Some(head), Source::Pool(pool)) =
-            (self.drops.is_empty(), self.head.get(), &self.source)
-            && head.prev().is_none()
+        // The W1 case, inlined: nothing to drop and at most the current block.
+        if self.drops.is_empty()
+            && self.chain.get_mut().is_empty()
+            && self.buffers.get_mut().is_empty()
         {
-            // SAFETY: the scope is ending and nothing needs dropping; `head` is its only
-            // block (its `prev` is `None`), taken from `pool`, and no reference into it
-            // can be used again.
-            unsafe { pool.release(head) };
+            if let Some(head) = self.head.get_mut().take() {
+                // SAFETY: the scope is ending and nothing needs dropping; `head` is its
+                // only block, taken from its source, and no reference into it can be used
+                // again (they all borrow the scope).
+                unsafe { self.source.release(head) };
+            }
         } else {
             self.drop_values_and_release();
         }
@@ -1398,10 +1416,14 @@ impl Scope<'_> {
         impl Drop for Release<'_, '_> {
             fn drop(&mut self) {
                 let scope = self.0;
-                let head = scope.head.take();
-                // SAFETY: the scope is ending; the chain was just detached from `head`,
-                // and every destructor has run (this guard drops after `run_all`).
-                unsafe { scope.release_chain(head) };
+                let mut blocks = scope.chain.take();
+                blocks.prepend(scope.buffers.take());
+                if let Some(head) = scope.head.take() {
+                    blocks.push(head);
+                }
+                // SAFETY: the scope is ending and every destructor has run (this guard
+                // drops after `run_all`): nothing uses any block again.
+                unsafe { scope.release_list(&mut blocks) };
             }
         }
 

@@ -27,24 +27,27 @@
 //!
 //! # Why it is sound
 //!
-//! - A block is in exactly one place at a time: a scope's chain, a local cache or the
-//!   shared list. Moving it between a local cache and the shared list happens under the
-//!   list's `Mutex`, with the block unlinked from the cache before it is linked into the
-//!   list (and the reverse), so no block is handed out twice and none is lost; the loom
-//!   model at the bottom of this file checks this under every interleaving of two threads
-//!   and a concurrent `trim`, and `tests/all/shared_block_pool.rs` stresses it.
-//! - `SharedBlockPool` is `Send` and `Sync` by composition (a `Mutex` over a list that
-//!   is `Send`, and atomics): the one `unsafe impl` is `Send` for that list (see there).
-//! - A `LocalBlockPool<'s>` borrows the shared pool, so the shared pool outlives every
-//!   local cache and every scope; it is `Send` (a thread may hand its cache to another)
-//!   and `!Sync` (its cache is unsynchronised, like `BlockPool`'s).
+//! - A block is in exactly one place at a time: a scope, a local cache or the shared
+//!   list. A [`Block`] is an owned token and every list is a `BlockList` owning its
+//!   blocks, so moving one between a cache and the shared list is a move in the type
+//!   system, done under the list's `Mutex`: no block is handed out twice and none is
+//!   lost. The loom model at the bottom of this file checks this under every
+//!   interleaving of two threads and a concurrent `trim`, and
+//!   `tests/all/shared_block_pool.rs` stresses it.
+//! - `SharedBlockPool` is `Send` and `Sync` by composition (a `Mutex` over a list of
+//!   blocks, which are `Send`, and atomics): no `unsafe impl` here.
+//! - A `LocalBlockPool<'s>` holds `&'s SharedBlockPool` and gives its blocks back to it
+//!   in its `Drop`, so dropck requires the shared pool to be alive whenever a cache
+//!   drops, whatever the declaration order, struct nesting or `mem::swap`
+//!   (`tests/ui/local_block_pool_*.rs`). It is `Send` (a thread may hand its cache to
+//!   another) and `!Sync` (its cache is unsynchronised, like `BlockPool`'s).
 
 use core::fmt;
-use core::marker::PhantomData;
-use core::ops::Deref;
 
-use crate::block::{BLOCK_ALIGN, Block};
-use crate::block_pool::{BlockPool, DEFAULT_BLOCK_SIZE};
+use crate::block::{BLOCK_ALIGN, Block, BlockList};
+use crate::block_pool::{
+    BlockCache, DEFAULT_BLOCK_SIZE, Upstream, block_cache_api, standard_block_size,
+};
 use crate::error::AllocError;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, lock};
 
@@ -53,46 +56,6 @@ pub const LOCAL_MAX_FREE: usize = 16;
 
 /// Blocks a thread's cache takes from the shared pool at once when it runs empty.
 pub const REFILL_BATCH: usize = 8;
-
-/// A singly linked list of blocks, threaded through their headers.
-struct Chain {
-    head: Option<Block>,
-    len: usize,
-}
-
-// SAFETY: the blocks of the list are owned by it (plain bytes, no values in them: only
-// empty standard blocks are listed) and reachable only through it; sending the list to
-// another thread sends that ownership. Access is serialised by the `Mutex` around it.
-unsafe impl Send for Chain {}
-
-impl Chain {
-    /// Unlinks up to `want` blocks; returns them as a chain (linked through `prev`, the
-    /// last one's `prev` is `None`) with its length.
-    fn pop(&mut self, want: usize) -> Option<(Block, usize)> {
-        if want == 0 {
-            return None;
-        }
-        let first = self.head?;
-        let mut last = first;
-        let mut count = 1;
-        while count < want {
-            let Some(next) = last.prev() else { break };
-            last = next;
-            count += 1;
-        }
-        self.head = last.prev();
-        last.set_prev(None);
-        self.len -= count;
-        Some((first, count))
-    }
-
-    /// Links the chain `first..=last` of `count` blocks in front.
-    fn push(&mut self, first: Block, last: Block, count: usize) {
-        last.set_prev(self.head);
-        self.head = Some(first);
-        self.len += count;
-    }
-}
 
 /// A block pool shared by scopes on many threads: each thread takes a
 /// [`LocalBlockPool`] (a cache with no lock on its fast path) with [`local`](Self::local).
@@ -129,7 +92,8 @@ impl Chain {
 /// assert!(stats.blocks <= 2);
 /// ```
 pub struct SharedBlockPool {
-    list: Mutex<Chain>,
+    /// Empty standard blocks (`BlockList` is `Send`: blocks own plain bytes).
+    list: Mutex<BlockList>,
     block_size: usize,
     max_free: AtomicUsize,
     /// Standard blocks allocated from the system and not yet freed, wherever they are.
@@ -176,7 +140,7 @@ impl SharedBlockPool {
     }
 
     /// A shared pool whose blocks hold at least `bytes` bytes, rounded as
-    /// [`BlockPool::with_block_size`] rounds them (whole pages with malloc's header).
+    /// [`BlockPool::with_block_size`](crate::BlockPool::with_block_size) rounds them (whole pages with malloc's header).
     ///
     /// # Panics
     ///
@@ -191,12 +155,12 @@ impl SharedBlockPool {
     #[must_use]
     #[track_caller]
     pub fn with_block_size(bytes: usize) -> Self {
-        Self::with_exact_block_size(BlockPool::with_block_size(bytes).block_size())
+        Self::with_exact_block_size(standard_block_size(bytes))
     }
 
     fn with_exact_block_size(block_size: usize) -> Self {
         SharedBlockPool {
-            list: Mutex::new(Chain { head: None, len: 0 }),
+            list: Mutex::new(BlockList::new()),
             block_size,
             max_free: AtomicUsize::new(usize::MAX),
             total: AtomicUsize::new(0),
@@ -205,7 +169,7 @@ impl SharedBlockPool {
     }
 
     /// A cache of this pool for the calling thread (or whoever holds it): make scopes
-    /// with [`scope`](BlockPool::scope) through it, as with a [`BlockPool`].
+    /// with [`scope`](LocalBlockPool::scope) through it, as with a [`BlockPool`](crate::BlockPool).
     ///
     /// Its `max_free` starts at [`LOCAL_MAX_FREE`]; `trim` on it gives its cached blocks
     /// to this pool rather than to the system. It has no limit unless one is set on it.
@@ -220,9 +184,7 @@ impl SharedBlockPool {
     /// ```
     #[must_use]
     pub fn local(&self) -> LocalBlockPool<'_> {
-        // SAFETY: the returned cache borrows `self`, so `self` outlives the pool in it.
-        let pool = unsafe { BlockPool::with_upstream(self, LOCAL_MAX_FREE) };
-        LocalBlockPool { pool, _shared: PhantomData }
+        LocalBlockPool { cache: BlockCache::new(self.block_size, LOCAL_MAX_FREE, Some(self)) }
     }
 
     /// Total bytes of a standard block, header included.
@@ -264,10 +226,10 @@ impl SharedBlockPool {
         self.max_free.store(max_free, Ordering::Relaxed);
         let excess = {
             let mut list = lock(&self.list);
-            let extra = list.len.saturating_sub(max_free);
-            list.pop(extra)
+            let extra = list.len().saturating_sub(max_free);
+            list.split_front(extra)
         };
-        self.free_chain(excess);
+        self.free_list(excess);
     }
 
     /// Fills the shared list with system blocks until it holds at least `blocks`
@@ -287,10 +249,9 @@ impl SharedBlockPool {
     /// ```
     pub fn reserve(&self, blocks: usize) -> Result<(), AllocError> {
         self.max_free.fetch_max(blocks, Ordering::Relaxed);
-        while lock(&self.list).len < blocks {
-            let block = self.allocate_block()?;
-            // SAFETY: a fresh block of this pool's size, in no list, holding nothing.
-            unsafe { self.give(block, block, 1) };
+        while lock(&self.list).len() < blocks {
+            let block = self.new_block()?;
+            lock(&self.list).push(block);
         }
         Ok(())
     }
@@ -307,12 +268,8 @@ impl SharedBlockPool {
     /// assert_eq!(shared.stats().blocks, 0);
     /// ```
     pub fn trim(&self) -> usize {
-        let all = {
-            let mut list = lock(&self.list);
-            let len = list.len;
-            list.pop(len)
-        };
-        self.free_chain(all)
+        let all = core::mem::take(&mut *lock(&self.list));
+        self.free_list(all)
     }
 
     /// The pool's counters now (a consistent snapshot of the list; the totals may move
@@ -331,7 +288,7 @@ impl SharedBlockPool {
     /// ```
     #[must_use]
     pub fn stats(&self) -> SharedPoolStats {
-        let cached = lock(&self.list).len;
+        let cached = lock(&self.list).len();
         SharedPoolStats {
             block_size: self.block_size,
             blocks: self.total.load(Ordering::Relaxed),
@@ -341,60 +298,60 @@ impl SharedBlockPool {
     }
 
     /// A new standard block from the system, counted.
-    pub(crate) fn allocate_block(&self) -> Result<Block, AllocError> {
+    fn new_block(&self) -> Result<Block, AllocError> {
         let block = Block::allocate(self.block_size, BLOCK_ALIGN)?;
         self.total.fetch_add(1, Ordering::Relaxed);
         self.system_allocations.fetch_add(1, Ordering::Relaxed);
         Ok(block)
     }
 
-    /// Up to `want` (at least one) blocks for a thread's cache, as a chain: from the
-    /// list under one lock, else one new block from the system. Returns the chain, its
-    /// length and whether the block is new.
-    pub(crate) fn take(&self, want: usize) -> Result<(Block, usize, bool), AllocError> {
-        if let Some((first, count)) = lock(&self.list).pop(want.max(1)) {
-            return Ok((first, count, false));
-        }
-        Ok((self.allocate_block()?, 1, true))
-    }
-
-    /// Takes back the chain `first..=tail` of `count` blocks from a thread's cache:
-    /// listed up to `max_free`, the rest freed.
-    ///
-    /// # Safety
-    ///
-    /// `first` starts a chain linked through `prev` that ends at `tail` (whose `prev` is
-    /// `None`) and holds exactly `count` standard blocks of this pool, in no other list,
-    /// holding no values, unused afterwards by the caller.
-    pub(crate) unsafe fn give(&self, first: Block, tail: Block, count: usize) {
-        debug_assert!(tail.prev().is_none(), "the chain ends at `tail`");
-        debug_assert_eq!(
-            core::iter::successors(Some(first), |b| b.prev()).count(),
-            count,
-            "the chain holds `count` blocks"
-        );
-        let max_free = self.max_free.load(Ordering::Relaxed);
-        let excess = {
-            let mut list = lock(&self.list);
-            list.push(first, tail, count);
-            let extra = list.len.saturating_sub(max_free);
-            list.pop(extra)
-        };
-        self.free_chain(excess);
-    }
-
-    /// Frees a chain unlinked from the list (outside the lock); returns how many.
-    fn free_chain(&self, chain: Option<(Block, usize)>) -> usize {
-        let Some((first, count)) = chain else { return 0 };
-        let mut next = Some(first);
-        while let Some(block) = next {
-            next = block.prev();
-            // SAFETY: the chain was unlinked from the shared list under its lock, so this
-            // thread owns it; listed blocks hold no values.
+    /// Frees blocks unlinked from the list (outside the lock); returns how many.
+    fn free_list(&self, mut blocks: BlockList) -> usize {
+        let count = blocks.len();
+        while let Some(block) = blocks.pop() {
+            // SAFETY: the blocks were unlinked from the shared list under its lock, so
+            // this thread owns them; listed blocks hold no values.
             unsafe { block.free() };
         }
         self.total.fetch_sub(count, Ordering::Relaxed);
         count
+    }
+}
+
+// The protocol of a thread's cache with this pool: batches in under one lock, batches
+// out under one lock, the list capped at `max_free`.
+impl Upstream for SharedBlockPool {
+    fn refill_batch(&self) -> usize {
+        REFILL_BATCH
+    }
+
+    fn take(&self, want: usize) -> Result<(BlockList, usize), AllocError> {
+        let batch = lock(&self.list).split_front(want.max(1));
+        if !batch.is_empty() {
+            return Ok((batch, 0));
+        }
+        let mut fresh = BlockList::new();
+        fresh.push(self.new_block()?);
+        Ok((fresh, 1))
+    }
+
+    fn allocate_block(&self) -> Result<Block, AllocError> {
+        self.new_block()
+    }
+
+    unsafe fn give(&self, blocks: BlockList) {
+        debug_assert!(
+            blocks.iter().all(|b| b.size() == self.block_size && b.align() == BLOCK_ALIGN),
+            "only standard blocks of this pool come back"
+        );
+        let max_free = self.max_free.load(Ordering::Relaxed);
+        let excess = {
+            let mut list = lock(&self.list);
+            list.prepend(blocks);
+            let extra = list.len().saturating_sub(max_free);
+            list.split_front(extra)
+        };
+        self.free_list(excess);
     }
 }
 
@@ -419,11 +376,14 @@ impl fmt::Debug for SharedBlockPool {
     }
 }
 
-/// One thread's cache of a [`SharedBlockPool`]: a [`BlockPool`] (it derefs to one, so
-/// [`scope`](BlockPool::scope), [`stats`](BlockPool::stats), `set_max_free`, `set_limit`
-/// and the rest work as documented there) whose standard blocks come from the shared
-/// pool when its cache is empty and go back to it when its cache is full, it is trimmed,
-/// or it drops.
+/// One thread's cache of a [`SharedBlockPool`]: the API of a [`BlockPool`](crate::BlockPool)
+/// ([`scope`](Self::scope), [`stats`](Self::stats), `set_max_free`, `set_limit` and the
+/// rest, documented below), whose standard blocks come from the shared pool when its
+/// cache is empty and go back to it when its cache is full, it is trimmed, or it drops.
+///
+/// The cache borrows the shared pool and gives its blocks back to it when it drops, so
+/// the borrow checker keeps the shared pool alive until then: whatever the declaration
+/// order, struct field or `mem::swap`, a cache cannot outlive its shared pool.
 ///
 /// `Send` (a cache may move to another thread with its owner) and `!Sync`.
 ///
@@ -440,21 +400,17 @@ impl fmt::Debug for SharedBlockPool {
 /// assert_eq!(shared.stats().system_allocations, 1);
 /// ```
 pub struct LocalBlockPool<'s> {
-    pool: BlockPool,
-    _shared: PhantomData<&'s SharedBlockPool>,
+    cache: BlockCache<'s>,
 }
 
-impl Deref for LocalBlockPool<'_> {
-    type Target = BlockPool;
-    #[inline]
-    fn deref(&self) -> &BlockPool {
-        &self.pool
-    }
-}
+block_cache_api!(
+    LocalBlockPool<'_>,
+    "let shared = arena_core::SharedBlockPool::new();\nlet pool = shared.local();"
+);
 
 impl fmt::Debug for LocalBlockPool<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LocalBlockPool").field("pool", &self.pool).finish()
+        f.debug_struct("LocalBlockPool").field("cache", &self.cache).finish()
     }
 }
 
@@ -468,9 +424,8 @@ mod loom_model {
     /// Every block the shared list holds, in order, checked for repeats.
     fn listed(shared: &SharedBlockPool) -> Vec<usize> {
         let list = crate::sync::lock(&shared.list);
-        let blocks: Vec<usize> =
-            core::iter::successors(list.head, |b| b.prev()).map(|b| b.base().addr()).collect();
-        assert_eq!(blocks.len(), list.len, "the list's count matches its links");
+        let blocks: Vec<usize> = list.iter().map(|b| b.base().addr()).collect();
+        assert_eq!(blocks.len(), list.len(), "the list's count matches its links");
         let mut sorted = blocks.clone();
         sorted.sort_unstable();
         sorted.dedup();

@@ -45,7 +45,7 @@ use core::cell::Cell;
 use core::fmt;
 use core::ptr::{self, NonNull};
 
-use crate::block::Block;
+use crate::block::BlockList;
 use crate::block_pool::BlockPool;
 use crate::error::AllocError;
 use crate::raw;
@@ -91,7 +91,7 @@ struct Class {
     cursor: Cell<*mut u8>,
     end: Cell<*mut u8>,
     /// The newest block; older ones follow its `prev` links.
-    blocks: Cell<Option<Block>>,
+    blocks: Cell<BlockList>,
     held: Cell<usize>,
     live: Cell<usize>,
 }
@@ -116,7 +116,7 @@ impl Class {
             free: Cell::new(ptr::null_mut()),
             cursor: Cell::new(ptr::null_mut()),
             end: Cell::new(ptr::null_mut()),
-            blocks: Cell::new(None),
+            blocks: Cell::new(BlockList::new()),
             held: Cell::new(0),
             live: Cell::new(0),
         }
@@ -281,15 +281,16 @@ impl SizeClassPool {
         }
         let layout =
             Layout::from_size_align(size, CLASS_ALIGN).map_err(|_| AllocError::SizeOverflow)?;
-        let block = self.blocks.acquire(layout)?;
-        block.set_prev(class.blocks.get());
-        class.blocks.set(Some(block));
+        let block = self.blocks.cache().acquire(layout)?;
         class.held.set(class.held.get() + block.size());
         let start = block.data_start();
         // SAFETY: the block's data holds at least one chunk (`acquire` sized it for
         // `layout`), so `start + size` is within it.
         class.cursor.set(unsafe { start.add(size) });
         class.end.set(block.data_end());
+        let mut blocks = class.blocks.take();
+        blocks.push(block);
+        class.blocks.set(blocks);
         Ok(start)
     }
 
@@ -366,24 +367,25 @@ impl SizeClassPool {
     pub(crate) fn class_owns(&self, index: usize, ptr: NonNull<u8>) -> bool {
         let size = class_size(index);
         let p = ptr.as_ptr().addr();
-        core::iter::successors(self.classes[index].blocks.get(), |b| b.prev()).any(|block| {
+        let blocks = self.classes[index].blocks.take();
+        let owns = blocks.iter().any(|block| {
             let (start, end) = (block.data_start().addr(), block.data_end().addr());
             (start..end).contains(&p) && (p - start).is_multiple_of(size)
-        })
+        });
+        self.classes[index].blocks.set(blocks);
+        owns
     }
 
     /// Gives every block of an empty class back to the block pool.
     fn release_class(&self, index: usize) {
         let class = &self.classes[index];
         debug_assert_eq!(class.live.get(), 0, "only empty classes give blocks back");
-        let mut next = class.blocks.take();
-        while let Some(block) = next {
-            next = block.prev();
-            block.set_prev(None);
-            // SAFETY: the block came from this block pool's `acquire`, its link is
-            // cleared, and the class has no live chunk in it: free-list and carving
-            // pointers into it are cleared right below, before any further use.
-            unsafe { self.blocks.release(block) };
+        let mut blocks = class.blocks.take();
+        while let Some(block) = blocks.pop() {
+            // SAFETY: the block came from this block pool's `acquire`, and the class has
+            // no live chunk in it: free-list and carving pointers into it are cleared
+            // right below, before any further use.
+            unsafe { self.blocks.cache().release(block) };
         }
         class.free.set(ptr::null_mut());
         class.cursor.set(ptr::null_mut());

@@ -12,7 +12,7 @@ use core::alloc::Layout;
 use core::cell::Cell;
 
 use crate::block::{self, BLOCK_ALIGN, Block};
-use crate::block_pool::BlockPool;
+use crate::block_pool::BlockCache;
 use crate::error::AllocError;
 use crate::raw;
 
@@ -27,8 +27,9 @@ const MAX_SYSTEM_BLOCK: usize = 256 * raw::PAGE - raw::MALLOC_OVERHEAD;
 
 #[derive(Debug)]
 pub(crate) enum Source<'p> {
-    /// Recycle through a pool.
-    Pool(&'p BlockPool),
+    /// Recycle through a block pool's cache (a `BlockPool`'s or a thread's
+    /// `LocalBlockPool`'s; the cache's own borrow of its upstream is shortened to `'p`).
+    Pool(&'p BlockCache<'p>),
     /// Own blocks from the system; the size of the next block.
     System(Cell<usize>),
 }
@@ -78,13 +79,13 @@ impl Source<'_> {
     ///
     /// # Safety
     ///
-    /// `block` came from this source's `acquire_dedicated`, is live, and the caller
-    /// replaces every pointer to it with the returned block.
+    /// `block` came from this source's `acquire_dedicated`, and on success nothing uses
+    /// pointers into its old data. On failure the block comes back unchanged.
     pub(crate) unsafe fn resize_dedicated(
         &self,
         block: Block,
         size: usize,
-    ) -> Result<Block, AllocError> {
+    ) -> Result<Block, (Block, AllocError)> {
         match self {
             // SAFETY: forwarded from the caller; the pool made the block.
             Source::Pool(pool) => unsafe { pool.resize_dedicated(block, size) },
@@ -97,9 +98,9 @@ impl Source<'_> {
     ///
     /// # Safety
     ///
-    /// `block` came from this source's `acquire`, is in no list (its `prev` link is
-    /// `None`), and nothing uses its data afterwards.
-    #[inline]
+    /// `block` came from this source's `acquire` or `acquire_dedicated`, and nothing
+    /// uses its data afterwards.
+    #[inline(always)]
     pub(crate) unsafe fn release(&self, block: Block) {
         match self {
             // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.

@@ -60,7 +60,7 @@ trait Buffers {
         ptr: NonNull<u8>,
         layout: Layout,
     ) -> Result<(NonNull<u8>, usize), AllocError>;
-    unsafe fn free_buffer(&self, ptr: NonNull<u8>, align: usize);
+    unsafe fn free_buffer(&self, ptr: NonNull<u8>);
 }
 
 impl Buffers for Scope<'_> {
@@ -92,9 +92,9 @@ impl Buffers for Scope<'_> {
         // SAFETY: forwarded from the caller.
         unsafe { Scope::grow_buffer(self, ptr, layout) }
     }
-    unsafe fn free_buffer(&self, ptr: NonNull<u8>, align: usize) {
+    unsafe fn free_buffer(&self, ptr: NonNull<u8>) {
         // SAFETY: forwarded from the caller.
-        unsafe { Scope::free_buffer(self, ptr, align) }
+        unsafe { Scope::free_buffer(self, ptr) }
     }
 }
 
@@ -776,7 +776,7 @@ impl<T> Drop for ArenaVec<'_, T> {
                 if v.own_block {
                     // SAFETY: the buffer is this vector's live block, allocated with
                     // `T`'s alignment; the vector is being dropped.
-                    unsafe { v.scope.free_buffer(ptr, align_of::<T>()) };
+                    unsafe { v.scope.free_buffer(ptr) };
                 } else if let Ok(layout) = Layout::array::<T>(v.cap) {
                     // SAFETY: a live allocation of `layout`, unused from here on.
                     unsafe { v.scope.give_back_tip(ptr, layout) };

@@ -1,5 +1,5 @@
-// A thread's cache derefs to a `BlockPool` but never mutably: swapping the pool out of it
-// would let it outlive the `SharedBlockPool` it gives blocks back to.
+// A thread's cache has no `BlockPool` inside to swap out: one swapped out would outlive
+// the `SharedBlockPool` it gives blocks back to.
 use arena_core::{BlockPool, SharedBlockPool};
 
 fn main() {
