@@ -602,6 +602,11 @@ impl<'s> BlockCache<'s> {
     #[cold]
     #[inline(never)]
     pub(crate) fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
+        if let Some(hot) = self.hot.take() {
+            // P3: the hot block joins the list, so the next standard acquisition takes
+            // the slow path and records the peak that this block adds to.
+            self.with_free(|free| free.push(hot));
+        }
         let size = block::dedicated_size(layout)?;
         let block = self.allocate_block(size, layout.align().max(BLOCK_ALIGN))?;
         self.dedicated_live.set(self.dedicated_live.get() + 1);

@@ -166,3 +166,50 @@ fn debug_shows_the_counters() {
     let text = format!("{pool:?}");
     assert!(text.contains("live_blocks: 0") && text.contains("max_free"), "{text}");
 }
+
+#[test]
+fn the_peak_counts_the_hot_block_taken_after_a_dedicated_one() {
+    let pool = BlockPool::new();
+    let big = pool.scope(); // no hot block yet: it starts empty
+    {
+        let first = pool.scope();
+        first.alloc(1_u8);
+    } // its block becomes the hot block
+    big.alloc_slice_fill_copy(100_000, 0_u8); // a dedicated block while the hot one waits
+    let small = pool.scope(); // takes the hot block
+    small.alloc(2_u8);
+    let stats = pool.stats();
+    assert_eq!(stats.live_blocks, 2);
+    assert_eq!(stats.peak_live_blocks, 2, "the peak is never below what is live");
+}
+
+#[test]
+fn the_peak_is_never_below_the_live_blocks_whatever_the_order() {
+    // Every sequence of six steps, each one of: a new scope takes a standard block, a
+    // scope made earlier (so holding no block) takes a dedicated one, the oldest scope
+    // ends. Each sequence must keep the peak at or above the blocks live.
+    let steps = if cfg!(miri) { 4 } else { 6 };
+    for mut order in 0..3_u32.pow(steps) {
+        let pool = BlockPool::new();
+        let mut waiting: Vec<_> = (0..steps).map(|_| pool.scope()).collect();
+        let mut live = Vec::new();
+        for step in 0..steps {
+            match order % 3 {
+                0 => {
+                    let scope = pool.scope();
+                    scope.alloc(step);
+                    live.push(scope);
+                }
+                1 => {
+                    let scope = waiting.pop().expect("a waiting scope for every step");
+                    scope.alloc_slice_fill_copy(20_000, 0_u8);
+                    live.push(scope);
+                }
+                _ => drop((!live.is_empty()).then(|| live.remove(0))),
+            }
+            order /= 3;
+            let stats = pool.stats();
+            assert!(stats.peak_live_blocks >= stats.live_blocks, "step {step}: {stats:?}");
+        }
+    }
+}
