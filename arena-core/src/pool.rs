@@ -232,47 +232,26 @@ impl<'id, T> Pool<'id, T> {
 impl<'id, T> Pool<'id, T> {
     // ----- inserting --------------------------------------------------------------------
 
-    /// A slot for the next value (the head of the free list, or a new slot), already
-    /// marked occupied with `owned` (`OWNED` or 0); [`fill`](Self::fill) puts the value in.
+    /// Claims the slot the next value goes into: the head of the free list, or a new slot
+    /// at the end with room made for it in both vectors (the only step that can fail).
+    /// Nothing about the pool changes until the entry is filled.
     #[inline]
-    fn claim(&mut self, owned: u32) -> Result<u32, AllocError> {
+    fn vacant(&mut self) -> Result<Vacant<'_, 'id, T>, AllocError> {
         if self.free_head == NONE {
             let len = self.slots.len();
-            if len < self.slots.capacity() && len < self.meta.capacity() && len < MAX_SLOTS {
-                // Room without reallocating: the common case of a growing pool.
-                let meta = (self.gen_floor << GEN_SHIFT) | OCCUPIED | owned;
-                // SAFETY: `len < capacity` for `meta` (checked above), so element `len` is
-                // allocated.
-                let meta_slot = unsafe { self.meta.as_mut_ptr().add(len) };
-                // SAFETY: in-bounds of the allocation (above), and not yet initialised.
-                unsafe { meta_slot.write(meta) };
-                // SAFETY: element `len` of `meta` was just initialised; element `len` of
-                // `slots` is a `Slot` union, which any bytes inhabit, and `fill` writes
-                // its value right after `claim` returns (every caller does, with no code
-                // in between that could unwind).
-                unsafe { self.slots.set_len(len + 1) };
-                // SAFETY: as above.
-                unsafe { self.meta.set_len(len + 1) };
-                // `len < MAX_SLOTS`, which fits a `u32`.
-                return Ok(len as u32);
+            if len >= self.slots.capacity() || len >= self.meta.capacity() || len >= MAX_SLOTS {
+                self.grow()?;
             }
-            let index = self.grow()?;
-            self.meta[index as usize] |= OCCUPIED | owned;
-            return Ok(index);
+            // `len < MAX_SLOTS`, which fits a `u32`.
+            return Ok(Vacant { index: len as u32, pool: self });
         }
-        let index = self.free_head;
-        // SAFETY: the free list holds only in-bounds vacant slots, whose `next` field is
-        // the one written when they were freed.
-        self.free_head = unsafe { self.slots.get_unchecked(index as usize).next };
-        // SAFETY: `meta` has one entry per slot, and `index` is in bounds.
-        *unsafe { self.meta.get_unchecked_mut(index as usize) } |= OCCUPIED | owned;
-        Ok(index)
+        Ok(Vacant { index: self.free_head, pool: self })
     }
 
-    /// Appends a vacant slot and returns its index.
+    /// Makes room for one more slot at the end of both vectors.
     #[cold]
     #[inline(never)]
-    fn grow(&mut self) -> Result<u32, AllocError> {
+    fn grow(&mut self) -> Result<(), AllocError> {
         if self.slots.len() >= MAX_SLOTS {
             return Err(AllocError::CapacityExceeded { max: MAX_SLOTS });
         }
@@ -280,24 +259,7 @@ impl<'id, T> Pool<'id, T> {
             let layout = core::alloc::Layout::new::<Slot<T>>();
             return Err(AllocError::OutOfMemory { size: layout.size(), align: layout.align() });
         }
-        self.slots.push(Slot { next: NONE });
-        self.meta.push(self.gen_floor << GEN_SHIFT);
-        // `MAX_SLOTS` fits a `u32`.
-        Ok((self.slots.len() - 1) as u32)
-    }
-
-    /// Moves `value` into the slot `index` that `claim` just marked occupied.
-    ///
-    /// # Safety
-    ///
-    /// `index` came from `claim` and was not filled since.
-    #[inline]
-    unsafe fn fill(&mut self, index: u32, value: T) {
-        // SAFETY: `claim` returns an in-bounds slot that holds no value yet (caller), so
-        // overwriting it drops nothing.
-        *unsafe { self.slots.get_unchecked_mut(index as usize) } =
-            Slot { value: ManuallyDrop::new(value) };
-        self.len += 1;
+        Ok(())
     }
 
     /// Inserts `value` and returns its owning handle.
@@ -322,10 +284,10 @@ impl<'id, T> Pool<'id, T> {
     #[inline(always)]
     #[track_caller]
     pub fn insert(&mut self, value: T) -> Handle<'id> {
-        let index = self.claim(OWNED).unwrap_or_else(|e| fail(e));
-        // SAFETY: `index` was just claimed.
-        unsafe { self.fill(index, value) };
-        Handle::new(index, self.brand)
+        match self.vacant() {
+            Ok(entry) => entry.insert(value),
+            Err(e) => fail(e),
+        }
     }
 
     /// Like [`insert`](Self::insert), but hands `value` back when the index space or
@@ -346,12 +308,8 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert(&mut self, value: T) -> Result<Handle<'id>, TryAllocError<T>> {
-        match self.claim(OWNED) {
-            Ok(index) => {
-                // SAFETY: `index` was just claimed.
-                unsafe { self.fill(index, value) };
-                Ok(Handle::new(index, self.brand))
-            }
+        match self.vacant() {
+            Ok(entry) => Ok(entry.insert(value)),
             Err(e) => Err(TryAllocError::new(e, value)),
         }
     }
@@ -375,10 +333,10 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[track_caller]
     pub fn insert_keyed(&mut self, value: T) -> Key<'id> {
-        let index = self.claim(0).unwrap_or_else(|e| fail(e));
-        // SAFETY: `index` was just claimed.
-        unsafe { self.fill(index, value) };
-        self.key_at(index)
+        match self.vacant() {
+            Ok(entry) => entry.insert_keyed(value),
+            Err(e) => fail(e),
+        }
     }
 
     /// Like [`insert_keyed`](Self::insert_keyed), handing `value` back on failure.
@@ -397,12 +355,8 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert_keyed(&mut self, value: T) -> Result<Key<'id>, TryAllocError<T>> {
-        match self.claim(0) {
-            Ok(index) => {
-                // SAFETY: `index` was just claimed.
-                unsafe { self.fill(index, value) };
-                Ok(self.key_at(index))
-            }
+        match self.vacant() {
+            Ok(entry) => Ok(entry.insert_keyed(value)),
             Err(e) => Err(TryAllocError::new(e, value)),
         }
     }
@@ -595,7 +549,9 @@ impl<'id, T> Pool<'id, T> {
         let m = self.meta.get_mut(key.slot() as usize)?;
         if *m == key.version() {
             *m |= OWNED;
-            Some(Handle::new(key.slot(), self.brand))
+            // SAFETY: the slot is occupied by the key's value (exact version match) and was
+            // not owned (the match excludes the `OWNED` bit): this is its only handle now.
+            Some(unsafe { Handle::new(key.slot(), self.brand) })
         } else {
             None
         }
@@ -786,11 +742,18 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn shrink_to_fit(&mut self) {
-        let keep = self.meta.iter().rposition(|m| m & OCCUPIED != 0).map_or(0, |last| last + 1);
+        // Occupied slots stay, and so do retired ones: a retired slot's last key would
+        // match the first value of a slot made again at its index (its generation
+        // cannot be raised past `MAX_GEN`), so it is never truncated.
+        let keep = self
+            .meta
+            .iter()
+            .rposition(|m| m & OCCUPIED != 0 || m >> GEN_SHIFT == MAX_GEN)
+            .map_or(0, |last| last + 1);
         if keep < self.slots.len() {
             for m in &self.meta[keep..] {
-                self.gen_floor =
-                    self.gen_floor.max((m >> GEN_SHIFT).saturating_add(1).min(MAX_GEN));
+                // Below `MAX_GEN`: retired slots were kept above.
+                self.gen_floor = self.gen_floor.max((m >> GEN_SHIFT) + 1);
             }
             self.peak = self.peak.max(self.slots.len());
             // Vacant slots hold no value: truncating drops nothing (`Slot` has no drop glue).
@@ -958,6 +921,82 @@ impl<'id, T> Pool<'id, T> {
     }
 }
 
+/// The slot the next value of a [`Pool`] goes into, claimed by `Pool::vacant` and not yet
+/// filled (slab's `VacantEntry`): "meta says occupied" and "the slot holds a value"
+/// become true together, in [`insert`](Self::insert) or
+/// [`insert_keyed`](Self::insert_keyed), which consume the entry. Dropping it changes
+/// nothing.
+///
+/// Invariant (V1): `index` is the pool's free-list head (a vacant, in-bounds, unretired
+/// slot), or `slots.len()` with room in both vectors and below `MAX_SLOTS`. The entry
+/// borrows the pool mutably, so nothing can change that between claim and fill.
+struct Vacant<'a, 'id, T> {
+    pool: &'a mut Pool<'id, T>,
+    index: u32,
+}
+
+#[expect(
+    clippy::inline_always,
+    reason = "the insert fast path (W8), inlined into `Pool::insert`: see the reason there"
+)]
+impl<'id, T> Vacant<'_, 'id, T> {
+    /// Fills the slot with `value`, marked occupied (and `OWNED` if `owned`); returns the
+    /// slot's new meta word.
+    #[inline(always)]
+    fn fill(self, value: T, owned: u32) -> u32 {
+        let pool = self.pool;
+        let i = self.index as usize;
+        let meta = if i == pool.slots.len() {
+            let meta = (pool.gen_floor << GEN_SHIFT) | OCCUPIED | owned;
+            debug_assert!(i < pool.slots.capacity() && i < pool.meta.capacity(), "V1: room");
+            // SAFETY: V1: element `i == len` is allocated in `slots`.
+            let slot = unsafe { pool.slots.as_mut_ptr().add(i) };
+            // SAFETY: in bounds of the allocation, aligned, not yet initialised.
+            unsafe { slot.write(Slot { value: ManuallyDrop::new(value) }) };
+            // SAFETY: V1: element `i == len` is allocated in `meta`.
+            let meta_slot = unsafe { pool.meta.as_mut_ptr().add(i) };
+            // SAFETY: in bounds of the allocation, aligned, not yet initialised.
+            unsafe { meta_slot.write(meta) };
+            // SAFETY: element `i` of `slots` was initialised just above.
+            unsafe { pool.slots.set_len(i + 1) };
+            // SAFETY: element `i` of `meta` was initialised just above.
+            unsafe { pool.meta.set_len(i + 1) };
+            meta
+        } else {
+            // SAFETY: V1: `i` is the free-list head, an in-bounds vacant slot whose `next`
+            // field was written when it was freed (or by `rebuild_free_list`).
+            let slot = unsafe { pool.slots.get_unchecked_mut(i) };
+            // SAFETY: as above: a vacant slot's `next` is its initialised field.
+            pool.free_head = unsafe { slot.next };
+            // A vacant slot holds no value: overwriting it drops nothing.
+            *slot = Slot { value: ManuallyDrop::new(value) };
+            // SAFETY: `meta` has one entry per slot and `i` is in bounds (V1).
+            let m = unsafe { pool.meta.get_unchecked_mut(i) };
+            *m |= OCCUPIED | owned;
+            *m
+        };
+        pool.len += 1;
+        meta
+    }
+
+    /// Fills the slot with `value`, owned by the returned handle.
+    #[inline(always)]
+    fn insert(self, value: T) -> Handle<'id> {
+        let (index, brand) = (self.index, self.pool.brand);
+        self.fill(value, OWNED);
+        // SAFETY: the slot was just filled and marked owned: this is its only handle.
+        unsafe { Handle::new(index, brand) }
+    }
+
+    /// Fills the slot with `value`, and returns its key (no owner).
+    #[inline(always)]
+    fn insert_keyed(self, value: T) -> Key<'id> {
+        let (index, brand) = (self.index, self.pool.brand);
+        let meta = self.fill(value, 0);
+        Key::new(index, version(meta), brand)
+    }
+}
+
 impl<'id, T> Index<&Handle<'id>> for Pool<'id, T> {
     type Output = T;
 
@@ -1026,6 +1065,65 @@ mod tests {
             assert_eq!(pool.get_key(last), None);
             pool.rebuild_free_list();
             assert_eq!(pool.free_head, NONE, "a retired slot never rejoins the free list");
+        });
+    }
+
+    /// Churns slot 0 to its last generation and retires it; returns the slot's last key.
+    /// Setting the meta word stands for 2^30 - 2 real reuses.
+    fn retire_slot_zero<'id>(pool: &mut Pool<'id, u32>) -> Key<'id> {
+        let _ = pool.insert_keyed(0);
+        pool.meta[0] = ((MAX_GEN - 1) << GEN_SHIFT) | OCCUPIED;
+        let before_last = pool.key_at(0);
+        assert_eq!(pool.remove_key(before_last), Some(0));
+        let last = pool.insert_keyed(1);
+        assert_eq!(last.index(), 0, "the slot is reused for its last generation");
+        assert_eq!(pool.remove_key(last), Some(1));
+        last
+    }
+
+    /// A retired slot's last key must reach nothing, whatever shrinks the pool.
+    fn assert_stale_after(shrink: impl for<'id> Fn(&mut Pool<'id, u32>)) {
+        Pool::with(|mut pool| {
+            let last = retire_slot_zero(&mut pool);
+            shrink(&mut pool);
+            let fresh = pool.insert_keyed(2);
+            assert_eq!(pool.get_key(last), None, "a stale key reached a new value");
+            assert!(!pool.contains_key(last));
+            assert!(pool.take_handle(last).is_none());
+            assert_eq!(pool.remove_key(last), None);
+            assert_eq!(pool.get_key(fresh), Some(&2));
+        });
+    }
+
+    #[test]
+    fn a_retired_slot_survives_shrink_to_fit() {
+        assert_stale_after(|pool| pool.shrink_to_fit());
+    }
+
+    #[test]
+    fn a_retired_slot_survives_the_automatic_shrink_of_max_free() {
+        assert_stale_after(|pool| {
+            pool.set_max_free(Some(0));
+            let k = pool.insert_keyed(7);
+            assert_eq!(pool.remove_key(k), Some(7)); // shrinks: vacant slots above 0
+        });
+    }
+
+    #[test]
+    fn a_retired_slot_survives_the_shrink_after_retain() {
+        assert_stale_after(|pool| {
+            pool.set_max_free(Some(0));
+            let _ = pool.insert_keyed(7);
+            pool.retain(|_, _| false);
+        });
+    }
+
+    #[test]
+    fn a_retired_slot_survives_a_handle_removal_that_shrinks() {
+        assert_stale_after(|pool| {
+            pool.set_max_free(Some(0));
+            let h = pool.insert(7);
+            assert_eq!(pool.remove(h), 7);
         });
     }
 

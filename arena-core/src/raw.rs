@@ -40,26 +40,38 @@ pub(crate) const fn page_fill(bytes: usize) -> Option<usize> {
 /// Granularity below a page (seed 001: 256).
 const SMALL_UNIT: usize = 256;
 
-/// Allocates `layout` (non-zero size) from the global allocator; `None` when it refuses.
+/// A well-aligned, non-null pointer that owns nothing: what a zero-sized request gets.
+#[inline]
+pub(crate) fn dangling(align: usize) -> NonNull<u8> {
+    // `Layout` alignments are non-zero powers of two; `MIN` (1) only for a zero `align`.
+    NonNull::without_provenance(align.try_into().unwrap_or(core::num::NonZeroUsize::MIN))
+}
+
+/// Allocates `layout` from the global allocator; `None` when it refuses. A zero-sized
+/// layout allocates nothing and gets [`dangling`] memory.
 pub(crate) fn allocate(layout: Layout) -> Option<NonNull<u8>> {
-    debug_assert!(layout.size() > 0, "raw::allocate: zero-sized layout");
-    // SAFETY: `layout` has a non-zero size (every caller allocates at least a block
-    // header, checked above in debug builds), which is `GlobalAlloc::alloc`'s only
+    if layout.size() == 0 {
+        return Some(dangling(layout.align()));
+    }
+    // SAFETY: `layout` has a non-zero size (checked above), `GlobalAlloc::alloc`'s only
     // precondition.
     #[expect(clippy::disallowed_methods, reason = "this is the raw allocation module")]
     let ptr = unsafe { alloc::alloc::alloc(layout) };
     NonNull::new(ptr)
 }
 
-/// Returns memory obtained from [`allocate`].
+/// Returns memory obtained from [`allocate`] (nothing, for a zero-sized layout).
 ///
 /// # Safety
 ///
 /// - `ptr` was returned by [`allocate`] with this exact `layout`;
 /// - it has not been deallocated yet, and nothing reads or writes it afterwards.
 pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, layout: Layout) {
-    // SAFETY: the caller guarantees `ptr` came from `allocate(layout)` (so from the
-    // global allocator with this layout) and is freed exactly once.
+    if layout.size() == 0 {
+        return;
+    }
+    // SAFETY: the caller guarantees `ptr` came from `allocate(layout)`, which with a
+    // non-zero size is the global allocator's memory of this layout, freed exactly once.
     #[expect(clippy::disallowed_methods, reason = "this is the raw allocation module")]
     unsafe {
         alloc::alloc::dealloc(ptr.as_ptr(), layout);
@@ -74,7 +86,8 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, layout: Layout) {
 /// # Safety
 ///
 /// - `ptr` was returned by [`allocate`] (or this function) with exactly `layout`, and is live;
-/// - `new_size` is non-zero and, rounded up to `layout.align()`, at most `isize::MAX`.
+/// - `layout` and `new_size` are non-zero (zero sizes go through `allocate`), and
+///   `new_size` rounded up to `layout.align()` is at most `isize::MAX`.
 ///
 /// On success the old pointer is dead: only the returned one may be used.
 pub(crate) unsafe fn reallocate(

@@ -58,6 +58,7 @@ use crate::block::{Block, BlockList, HEADER};
 use crate::block_pool::BlockCache;
 use crate::drop_list::{DropList, DropNode};
 use crate::error::{AllocError, LimitKind, TryAllocError, fail};
+use crate::raw;
 use crate::source::{FIRST_SYSTEM_BLOCK, Source};
 
 /// A bump arena whose values are dropped, newest first, when it ends.
@@ -177,12 +178,6 @@ fn with_node(value: Layout) -> Result<(Layout, usize), AllocError> {
     let (layout, offset) =
         Layout::new::<DropNode>().extend(value).map_err(|_| AllocError::SizeOverflow)?;
     Ok((layout.pad_to_align(), offset))
-}
-
-/// A well-aligned non-null pointer for zero-sized data.
-fn dangling(align: usize) -> NonNull<u8> {
-    // `Layout` guarantees a non-zero power of two, so the address is non-null.
-    NonNull::new(ptr::without_provenance_mut(align)).unwrap_or(NonNull::dangling())
 }
 
 /// A buffer block's data start and the bytes it holds.
@@ -321,7 +316,7 @@ impl<'p> Scope<'p> {
     #[inline(always)]
     fn alloc_layout_inner(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
         if layout.size() == 0 {
-            return Ok(dangling(layout.align()));
+            return Ok(raw::dangling(layout.align()));
         }
         match self.bump(layout) {
             Some(p) => Ok(p),

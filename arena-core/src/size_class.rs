@@ -245,7 +245,7 @@ impl SizeClassPool {
     pub fn allocate(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
         let size = layout.size();
         if size == 0 {
-            return Ok(dangling(layout));
+            return Ok(raw::dangling(layout.align()));
         }
         if size > MAX_CLASS_SIZE || layout.align() > CLASS_ALIGN {
             return self.allocate_large(layout);
@@ -531,11 +531,6 @@ pub(crate) fn class_layout(index: usize) -> Layout {
 /// Whether both layouts are served by one class (so a chunk of one fits the other).
 pub(crate) fn same_class(a: Layout, b: Layout) -> bool {
     class_index(a).is_some_and(|i| class_index(b) == Some(i))
-}
-
-/// A dangling pointer aligned for `layout` (zero-sized allocations).
-fn dangling(layout: Layout) -> NonNull<u8> {
-    NonNull::without_provenance(layout.align().try_into().unwrap_or(core::num::NonZeroUsize::MIN))
 }
 
 impl Default for SizeClassPool {
