@@ -45,11 +45,17 @@ pub(crate) struct Id<'id> {
 }
 
 impl Id<'_> {
-    /// A brand token for `'id`. Crate-private. Making a *pool* with it is sound only where
-    /// `'id` is universally quantified by the caller (`Brand::with`'s `for<'id>` closure);
-    /// rebuilding a checked `Key<'id>` from the parts of an earlier key of the same brand
-    /// (`SecondaryMap::retain`) is sound anywhere, since keys are checked on every use.
-    pub(crate) const fn fresh() -> Self {
+    /// A brand token for `'id`, minted without proof.
+    ///
+    /// # Safety
+    ///
+    /// The token must not make `'id` name two pools: either `'id` is universally
+    /// quantified right here by the caller (`Brand::with`'s `for<'id>` closure, the one
+    /// place a pool's brand is made), or the caller already holds an object of brand
+    /// `'id` and uses the token only to rebuild a checked `Key<'id>` from the parts of a
+    /// key of that brand (`SecondaryMap::retain`). A token made any other way could
+    /// brand a second pool whose handles the first would accept unchecked.
+    pub(crate) const unsafe fn fresh() -> Self {
         Id { _invariant: PhantomData }
     }
 }
@@ -124,15 +130,23 @@ impl Brand<'_> {
     /// assert_eq!(n, 1);
     /// ```
     pub fn with<R>(f: impl for<'id> FnOnce(Brand<'id>) -> R) -> R {
-        f(Brand { id: Id::fresh() })
+        // SAFETY: `'id` is universally quantified by `f`'s `for<'id>` bound: this call is
+        // the only place the lifetime is chosen, and `f` must work for every choice, so
+        // the brand equals no other (see the module docs).
+        f(Brand { id: unsafe { Id::fresh() } })
     }
 }
 
 impl<'id> Brand<'id> {
-    /// A brand for `id` again: for the shards of one [`SyncPool`](crate::SyncPool), which
-    /// routes every handle to the shard that made it, so no shard sees another's handle.
+    /// A brand for `id` again, so that several pools share one brand.
+    ///
+    /// # Safety
+    ///
+    /// Handles and keys made by the pools that share the brand must each only ever reach
+    /// the pool that made them: [`SyncPool`](crate::SyncPool)'s shards never expose
+    /// their `Pool`, and every `SyncHandle` routes its handle to the shard that made it.
     #[cfg(feature = "std")]
-    pub(crate) fn from_id(id: Id<'id>) -> Self {
+    pub(crate) unsafe fn from_id(id: Id<'id>) -> Self {
         Brand { id }
     }
 

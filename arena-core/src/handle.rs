@@ -80,7 +80,13 @@ pub struct Key<'id> {
 }
 
 impl<'id> Handle<'id> {
-    pub(crate) fn new(index: u32, brand: Id<'id>) -> Self {
+    /// A handle to slot `index` of the pool branded `'id`.
+    ///
+    /// # Safety
+    ///
+    /// That slot is occupied and marked owned, and no other handle to it exists: the new
+    /// handle is its only owner, which is what lets access through it skip every check.
+    pub(crate) unsafe fn new(index: u32, brand: Id<'id>) -> Self {
         // Slot indices stay below `u32::MAX - 1`, so this never saturates.
         Handle { index: NonZeroU32::MIN.saturating_add(index), _brand: brand }
     }

@@ -170,7 +170,10 @@ impl<'id, V> SecondaryMap<'id, V> {
             if let Some((version, value)) = entry {
                 let Some(nonzero) = core::num::NonZeroU32::new(*version) else { continue };
                 // Entries exist only at indices of keys, which fit a `u32`.
-                let key = Key::new(i as u32, nonzero, Id::fresh());
+                // SAFETY: the map is of brand `'id` and the entry was inserted with a
+                // `Key<'id>` of this index and version: the token only rebuilds that
+                // checked key (`Id::fresh`'s second case).
+                let key = Key::new(i as u32, nonzero, unsafe { Id::fresh() });
                 if !keep(key, value) {
                     *entry = None;
                     self.len -= 1;

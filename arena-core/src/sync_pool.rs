@@ -185,7 +185,10 @@ impl<'id, T> SyncPool<'id, T> {
         let shards: Vec<Shard<'id, T>> = (0..shards)
             // Every shard carries the brand; handles are routed by their shard index, so
             // each shard only ever sees handles it made itself.
-            .map(|_| Shard(Mutex::new(Pool::new_in(Brand::from_id(id)))))
+            // SAFETY: the shards' pools are private to this `SyncPool`, and every
+            // `SyncHandle` carries the index of the shard that made it and is routed
+            // there, so no handle reaches a shard other than its own.
+            .map(|_| Shard(Mutex::new(Pool::new_in(unsafe { Brand::from_id(id) }))))
             .collect();
         SyncPool { shards: shards.into_boxed_slice() }
     }
