@@ -742,11 +742,18 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn shrink_to_fit(&mut self) {
-        let keep = self.meta.iter().rposition(|m| m & OCCUPIED != 0).map_or(0, |last| last + 1);
+        // Occupied slots stay, and so do retired ones: a retired slot's last key would
+        // match the first value of a slot made again at its index (its generation
+        // cannot be raised past `MAX_GEN`), so it is never truncated.
+        let keep = self
+            .meta
+            .iter()
+            .rposition(|m| m & OCCUPIED != 0 || m >> GEN_SHIFT == MAX_GEN)
+            .map_or(0, |last| last + 1);
         if keep < self.slots.len() {
             for m in &self.meta[keep..] {
-                self.gen_floor =
-                    self.gen_floor.max((m >> GEN_SHIFT).saturating_add(1).min(MAX_GEN));
+                // Below `MAX_GEN`: retired slots were kept above.
+                self.gen_floor = self.gen_floor.max((m >> GEN_SHIFT) + 1);
             }
             self.peak = self.peak.max(self.slots.len());
             // Vacant slots hold no value: truncating drops nothing (`Slot` has no drop glue).
@@ -1058,6 +1065,65 @@ mod tests {
             assert_eq!(pool.get_key(last), None);
             pool.rebuild_free_list();
             assert_eq!(pool.free_head, NONE, "a retired slot never rejoins the free list");
+        });
+    }
+
+    /// Churns slot 0 to its last generation and retires it; returns the slot's last key.
+    /// Setting the meta word stands for 2^30 - 2 real reuses.
+    fn retire_slot_zero<'id>(pool: &mut Pool<'id, u32>) -> Key<'id> {
+        let _ = pool.insert_keyed(0);
+        pool.meta[0] = ((MAX_GEN - 1) << GEN_SHIFT) | OCCUPIED;
+        let before_last = pool.key_at(0);
+        assert_eq!(pool.remove_key(before_last), Some(0));
+        let last = pool.insert_keyed(1);
+        assert_eq!(last.index(), 0, "the slot is reused for its last generation");
+        assert_eq!(pool.remove_key(last), Some(1));
+        last
+    }
+
+    /// A retired slot's last key must reach nothing, whatever shrinks the pool.
+    fn assert_stale_after(shrink: impl for<'id> Fn(&mut Pool<'id, u32>)) {
+        Pool::with(|mut pool| {
+            let last = retire_slot_zero(&mut pool);
+            shrink(&mut pool);
+            let fresh = pool.insert_keyed(2);
+            assert_eq!(pool.get_key(last), None, "a stale key reached a new value");
+            assert!(!pool.contains_key(last));
+            assert!(pool.take_handle(last).is_none());
+            assert_eq!(pool.remove_key(last), None);
+            assert_eq!(pool.get_key(fresh), Some(&2));
+        });
+    }
+
+    #[test]
+    fn a_retired_slot_survives_shrink_to_fit() {
+        assert_stale_after(|pool| pool.shrink_to_fit());
+    }
+
+    #[test]
+    fn a_retired_slot_survives_the_automatic_shrink_of_max_free() {
+        assert_stale_after(|pool| {
+            pool.set_max_free(Some(0));
+            let k = pool.insert_keyed(7);
+            assert_eq!(pool.remove_key(k), Some(7)); // shrinks: vacant slots above 0
+        });
+    }
+
+    #[test]
+    fn a_retired_slot_survives_the_shrink_after_retain() {
+        assert_stale_after(|pool| {
+            pool.set_max_free(Some(0));
+            let _ = pool.insert_keyed(7);
+            pool.retain(|_, _| false);
+        });
+    }
+
+    #[test]
+    fn a_retired_slot_survives_a_handle_removal_that_shrinks() {
+        assert_stale_after(|pool| {
+            pool.set_max_free(Some(0));
+            let h = pool.insert(7);
+            assert_eq!(pool.remove(h), 7);
         });
     }
 
