@@ -49,12 +49,11 @@ impl Id<'_> {
     ///
     /// # Safety
     ///
-    /// The token must not make `'id` name two pools: either `'id` is universally
-    /// quantified right here by the caller (`Brand::with`'s `for<'id>` closure, the one
-    /// place a pool's brand is made), or the caller already holds an object of brand
-    /// `'id` and uses the token only to rebuild a checked `Key<'id>` from the parts of a
-    /// key of that brand (`SecondaryMap::retain`). A token made any other way could
-    /// brand a second pool whose handles the first would accept unchecked.
+    /// `'id` is universally quantified right here by the caller: `Brand::with`'s
+    /// `for<'id>` closure, the one place a brand is made. A token made any other way
+    /// could brand a second pool whose handles the first would accept unchecked. (Code
+    /// that needs a token of an existing brand copies it from a branded value, as
+    /// `SecondaryMap` does from a key.)
     pub(crate) const unsafe fn fresh() -> Self {
         Id { _invariant: PhantomData }
     }

@@ -76,7 +76,7 @@ pub struct Key<'id> {
     index: u32,
     /// The slot's version when the key was made: `generation << 2 | OCCUPIED`.
     version: NonZeroU32,
-    _brand: Id<'id>,
+    brand: Id<'id>,
 }
 
 impl<'id> Handle<'id> {
@@ -112,8 +112,20 @@ impl<'id> Handle<'id> {
 }
 
 impl<'id> Key<'id> {
+    /// A key for slot `index` at `version`. Safe: a key is checked on every use, so one
+    /// that names no value reaches none.
     pub(crate) fn new(index: u32, version: NonZeroU32, brand: Id<'id>) -> Self {
-        Key { index, version, _brand: brand }
+        Key { index, version, brand }
+    }
+
+    /// The key's brand token, for rebuilding keys of the same brand.
+    pub(crate) fn brand(self) -> Id<'id> {
+        self.brand
+    }
+
+    /// The version as stored.
+    pub(crate) fn version_nonzero(self) -> NonZeroU32 {
+        self.version
     }
 
     /// The slot index.

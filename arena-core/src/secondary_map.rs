@@ -8,6 +8,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
+use core::num::NonZeroU32;
 
 use crate::brand::Id;
 use crate::handle::Key;
@@ -20,6 +21,10 @@ use crate::handle::Key;
 /// now-stale key) until it is overwritten by a newer key of the slot or removed, as in
 /// slotmap's `SecondaryMap`. Use [`retain`](Self::retain) with
 /// [`Pool::contains_key`](crate::Pool::contains_key) to drop entries of removed values.
+///
+/// The version rule: a slot's keys are ordered by age (each value put in a slot gets a
+/// higher version than the one before), and an older key never overwrites the entry of
+/// a newer one; see [`insert`](Self::insert).
 ///
 /// # Examples
 ///
@@ -36,8 +41,12 @@ use crate::handle::Key;
 /// });
 /// ```
 pub struct SecondaryMap<'id, V> {
-    entries: Vec<Option<(u32, V)>>,
+    /// Per slot: the version of the key that set the entry, and the value.
+    entries: Vec<Option<(NonZeroU32, V)>>,
     len: usize,
+    /// The brand, taken from the first key inserted (zero-sized): what `retain` rebuilds
+    /// keys with. `None` only while the map has never held an entry.
+    brand: Option<Id<'id>>,
     _brand: PhantomData<Id<'id>>,
 }
 
@@ -55,10 +64,16 @@ impl<'id, V> SecondaryMap<'id, V> {
     /// ```
     #[must_use]
     pub fn new() -> Self {
-        SecondaryMap { entries: Vec::new(), len: 0, _brand: PhantomData }
+        SecondaryMap { entries: Vec::new(), len: 0, brand: None, _brand: PhantomData }
     }
 
     /// Sets the entry of `key`; returns the previous value set with the same key.
+    ///
+    /// The entry of an *older* key of the same slot (its value was removed from the pool)
+    /// is replaced and dropped, and `None` returned. A key older than the one whose entry
+    /// is stored is stale: nothing is stored, the entry stays untouched, `value` is
+    /// dropped and `None` returned, as slotmap's `SecondaryMap` does. (A stale key gets
+    /// `None` from [`get`](Self::get) too, so the refused value could never be read.)
     ///
     /// # Examples
     ///
@@ -68,6 +83,12 @@ impl<'id, V> SecondaryMap<'id, V> {
     ///     let mut map = arena_core::SecondaryMap::new();
     ///     assert_eq!(map.insert(k, 1), None);
     ///     assert_eq!(map.insert(k, 2), Some(1));
+    ///
+    ///     pool.remove_key(k);
+    ///     let newer = pool.insert_keyed(()); // the same slot, a newer key
+    ///     assert_eq!(map.insert(newer, 3), None); // replaces the stale entry
+    ///     assert_eq!(map.insert(k, 4), None); // refused: `k` is older
+    ///     assert_eq!(map.get(newer), Some(&3));
     /// });
     /// ```
     pub fn insert(&mut self, key: Key<'id>, value: V) -> Option<V> {
@@ -75,12 +96,20 @@ impl<'id, V> SecondaryMap<'id, V> {
         if i >= self.entries.len() {
             self.entries.resize_with(i + 1, || None);
         }
-        let old = self.entries[i].replace((key.version(), value));
-        match old {
-            Some((version, old)) if version == key.version() => Some(old),
-            Some(_) => None,
-            None => {
-                self.len += 1;
+        self.brand = Some(key.brand());
+        let entry = &mut self.entries[i];
+        match entry {
+            Some((version, old)) if *version == key.version_nonzero() => {
+                Some(core::mem::replace(old, value))
+            }
+            Some((version, _)) if *version > key.version_nonzero() => None,
+            _ => {
+                let was_empty = entry.is_none();
+                let stale = entry.replace((key.version_nonzero(), value));
+                if was_empty {
+                    self.len += 1;
+                }
+                drop(stale); // last: its destructor may panic, the map is consistent
                 None
             }
         }
@@ -101,7 +130,7 @@ impl<'id, V> SecondaryMap<'id, V> {
     #[must_use]
     pub fn get(&self, key: Key<'id>) -> Option<&V> {
         match self.entries.get(key.index()) {
-            Some(Some((version, value))) if *version == key.version() => Some(value),
+            Some(Some((version, value))) if *version == key.version_nonzero() => Some(value),
             _ => None,
         }
     }
@@ -122,7 +151,7 @@ impl<'id, V> SecondaryMap<'id, V> {
     #[must_use]
     pub fn get_mut(&mut self, key: Key<'id>) -> Option<&mut V> {
         match self.entries.get_mut(key.index()) {
-            Some(Some((version, value))) if *version == key.version() => Some(value),
+            Some(Some((version, value))) if *version == key.version_nonzero() => Some(value),
             _ => None,
         }
     }
@@ -142,7 +171,7 @@ impl<'id, V> SecondaryMap<'id, V> {
     /// ```
     pub fn remove(&mut self, key: Key<'id>) -> Option<V> {
         let entry = self.entries.get_mut(key.index())?;
-        if entry.as_ref().is_some_and(|(version, _)| *version == key.version()) {
+        if entry.as_ref().is_some_and(|(version, _)| *version == key.version_nonzero()) {
             self.len -= 1;
             entry.take().map(|(_, value)| value)
         } else {
@@ -166,17 +195,15 @@ impl<'id, V> SecondaryMap<'id, V> {
     /// });
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(Key<'id>, &mut V) -> bool) {
+        let Some(brand) = self.brand else { return }; // never held an entry
         for (i, entry) in self.entries.iter_mut().enumerate() {
             if let Some((version, value)) = entry {
-                let Some(nonzero) = core::num::NonZeroU32::new(*version) else { continue };
                 // Entries exist only at indices of keys, which fit a `u32`.
-                // SAFETY: the map is of brand `'id` and the entry was inserted with a
-                // `Key<'id>` of this index and version: the token only rebuilds that
-                // checked key (`Id::fresh`'s second case).
-                let key = Key::new(i as u32, nonzero, unsafe { Id::fresh() });
+                let key = Key::new(i as u32, *version, brand);
                 if !keep(key, value) {
-                    *entry = None;
+                    let removed = entry.take();
                     self.len -= 1;
+                    drop(removed); // last: its destructor may panic, the count is right
                 }
             }
         }

@@ -20,6 +20,7 @@ mod pool;
 mod pool_model;
 mod row_index;
 mod scope;
+mod secondary_map;
 mod shared_block_pool;
 mod size_class;
 mod sync_pools;
