@@ -92,7 +92,7 @@
 //! # Features
 //!
 //! - `std` (default): links the standard library and brings the thread-safe flavours
-//!   (with `parking_lot` and `thread_local`). Without it the crate is `no_std` and needs
+//!   (with `parking_lot`). Without it the crate is `no_std` and needs
 //!   only `alloc`.
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-derive`.
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -108,6 +108,8 @@ mod drop_list;
 mod error;
 mod handle;
 mod new_macro;
+#[cfg(feature = "std")]
+mod per_thread;
 mod pool;
 mod raw;
 mod row_index;

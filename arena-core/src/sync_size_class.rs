@@ -8,8 +8,11 @@
 //! slower on two threads than on one). Here, as in tcmalloc's thread caches:
 //!
 //! - Each thread has, per class, a list of free chunks (`ThreadCache`, found through
-//!   the `thread_local` crate's per-object thread-local storage). `allocate` pops from
-//!   it and `deallocate` pushes onto it: no lock, no atomic read-modify-write.
+//!   per-object thread-local storage, `per_thread.rs`). `allocate` pops from it and
+//!   `deallocate` pushes onto it: no lock, no atomic read-modify-write.
+//! - A thread that is exiting (its thread-local storage torn down, as when a value is
+//!   dropped in a `thread_local!` destructor) has no cache any more: its calls take the
+//!   lock and go straight to the classes, so they work, and never panic.
 //! - Between the caches and the classes sits a depot of full batches (Bonwick's
 //!   magazines): a list that reaches twice [`CACHE_BATCH`] unlinks a batch of
 //!   [`CACHE_BATCH`] chunks (outside the lock) and pushes it on its class's depot stack; an
@@ -25,12 +28,12 @@
 //!
 //! - A chunk is in exactly one place: a caller's hands, one thread's cache, or the shared
 //!   pool (its free list or uncarved range). Caches are touched only by their own thread
-//!   (`ThreadLocal::get_or` hands each thread its own) or through `&mut self`.
+//!   (`PerThread::with` hands each thread its own) or through `&mut self`.
 //! - Chunks in thread caches and in the depot count as live in the shared pool, so no
 //!   class that has such a chunk ever gives its block back: cached chunks never dangle while the pool
 //!   lives; when the pool drops, the caches are dropped without touching their chunks.
-//! - `Sync` follows from `Mutex<Shared>` and `ThreadLocal<ThreadCache>` (both `Send`, see
-//!   their `unsafe impl`s).
+//! - `Sync` follows from `Mutex<Shared>` and `PerThread<ThreadCache>` (`Sync` for any
+//!   `Send` value; `ThreadCache` is `Send`, see its `unsafe impl`).
 //! - What this costs: up to `2 * CACHE_BATCH` chunks per class per thread are idle in a
 //!   cache, and [`SyncSizeClassPool::trim`] cannot reach other threads' caches (each
 //!   thread can [`flush`](SyncSizeClassPool::flush) its own); it does empty the depot.
@@ -41,9 +44,9 @@ use core::fmt;
 use core::ptr::{self, NonNull};
 
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
-use thread_local::ThreadLocal;
 
 use crate::error::AllocError;
+use crate::per_thread::PerThread;
 use crate::size_class::{self, CLASSES, SizeClassPool, SizeClassStats};
 use crate::sync::{Mutex, lock};
 
@@ -163,9 +166,9 @@ struct ThreadCache {
 }
 
 // Why `Send` holds: the chunks a cache lists are free memory of the pool's blocks, owned by the
-// cache until it gives them back; sending the cache sends that ownership. `ThreadLocal`
-// only ever hands a cache to its own thread (or to the pool's owner through `&mut`), so
-// its `Cell`s are never used by two threads at once.
+// cache until it gives them back; sending the cache sends that ownership. `PerThread`
+// only ever hands a cache to one thread at a time (or to the pool's owner through
+// `&mut`), so its `Cell`s are never used by two threads at once.
 // SAFETY: as argued above.
 unsafe impl Send for ThreadCache {}
 
@@ -210,7 +213,7 @@ impl ThreadCache {
 /// ```
 pub struct SyncSizeClassPool {
     shared: Mutex<Shared>,
-    caches: ThreadLocal<ThreadCache>,
+    caches: PerThread<ThreadCache>,
 }
 
 impl Default for SyncSizeClassPool {
@@ -234,14 +237,8 @@ impl SyncSizeClassPool {
                 pool: SizeClassPool::new(),
                 depot: [const { Vec::new() }; CLASSES],
             }),
-            caches: ThreadLocal::new(),
+            caches: PerThread::new(),
         }
-    }
-
-    /// The calling thread's cache.
-    #[inline]
-    fn cache(&self) -> &ThreadCache {
-        self.caches.get_or(ThreadCache::new)
     }
 
     /// Memory for `layout`: a chunk from this thread's cache (refilled from the shared
@@ -267,11 +264,15 @@ impl SyncSizeClassPool {
         let Some(index) = size_class::class_index(layout) else {
             return lock(&self.shared).pool.allocate(layout);
         };
-        let class = &self.cache().classes[index];
-        match class.pop() {
-            Some(chunk) => Ok(chunk),
-            None => self.refill(class, index),
-        }
+        let cached = self.caches.with(ThreadCache::new, |cache| {
+            let class = &cache.classes[index];
+            match class.pop() {
+                Some(chunk) => Ok(chunk),
+                None => self.refill(class, index),
+            }
+        });
+        // `None`: the thread is exiting (a thread-local destructor): the locked path.
+        cached.unwrap_or_else(|| lock(&self.shared).pool.allocate(layout))
     }
 
     /// Refills an empty cache list: a whole batch from the depot (one `Vec` pop under the
@@ -326,11 +327,18 @@ impl SyncSizeClassPool {
             lock(&self.shared).pool.class_owns(index, ptr),
             "deallocate: {ptr:p} is not a chunk of class {index}: wrong layout or pool"
         );
-        let class = &self.cache().classes[index];
-        // SAFETY: the caller gives back a chunk of this class that nobody uses any more.
-        unsafe { class.push(ptr.as_ptr()) };
-        if class.count.get() >= 2 * CACHE_BATCH {
-            self.give_back(class, index, CACHE_BATCH);
+        let cached = self.caches.with(ThreadCache::new, |cache| {
+            let class = &cache.classes[index];
+            // SAFETY: the caller gives back a chunk of this class that nobody uses any more.
+            unsafe { class.push(ptr.as_ptr()) };
+            if class.count.get() >= 2 * CACHE_BATCH {
+                self.give_back(class, index, CACHE_BATCH);
+            }
+        });
+        if cached.is_none() {
+            // The thread is exiting (a thread-local destructor): the locked path.
+            // SAFETY: forwarded from the caller; the lock serialises it.
+            unsafe { lock(&self.shared).pool.deallocate(ptr, layout) };
         }
     }
 
@@ -361,10 +369,11 @@ impl SyncSizeClassPool {
     /// assert_eq!(pool.stats().live_chunks, 0);
     /// ```
     pub fn flush(&self) {
-        let Some(cache) = self.caches.get() else { return };
-        for (index, class) in cache.classes.iter().enumerate() {
-            self.give_back(class, index, usize::MAX);
-        }
+        self.caches.with_existing(|cache| {
+            for (index, class) in cache.classes.iter().enumerate() {
+                self.give_back(class, index, usize::MAX);
+            }
+        });
     }
 
     /// Empties the depot into the classes, then [`SizeClassPool::trim`]: classes with no
@@ -449,12 +458,12 @@ impl SyncSizeClassPool {
     /// ```
     #[must_use]
     pub fn into_inner(mut self) -> SizeClassPool {
-        let caches = core::mem::take(&mut self.caches);
+        let mut caches = core::mem::take(&mut self.caches);
         let mut shared = core::mem::replace(
             &mut *lock(&self.shared),
             Shared { pool: SizeClassPool::new(), depot: [const { Vec::new() }; CLASSES] },
         );
-        for cache in caches {
+        for cache in caches.iter_mut() {
             for (index, class) in cache.classes.iter().enumerate() {
                 if let Some(batch) = class.detach(usize::MAX) {
                     shared.depot[index].push(batch);

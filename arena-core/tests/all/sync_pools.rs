@@ -243,3 +243,58 @@ fn a_wrong_pool_is_caught_in_debug_builds() {
     // SAFETY: not upheld on purpose: `p` is `a`'s, which the debug check must catch.
     unsafe { b.deallocate(p, layout) };
 }
+
+/// A pool that lives for the whole test binary, as one used from thread-local
+/// destructors must (they run after the thread's closure returns).
+fn static_size_class_pool() -> &'static SyncSizeClassPool {
+    static POOL: std::sync::OnceLock<SyncSizeClassPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(SyncSizeClassPool::new)
+}
+
+#[test]
+fn thread_local_destructors_may_free_and_allocate_in_the_locked_size_class_pool() {
+    use std::cell::RefCell;
+
+    struct Held(RefCell<Vec<ApiVec<u64, &'static SyncSizeClassPool>>>);
+    impl Drop for Held {
+        fn drop(&mut self) {
+            // Runs while the thread exits, possibly after the pool's per-thread state
+            // is gone: a free and a fresh allocation must both take the locked path.
+            let pool = static_size_class_pool();
+            let mut late = ApiVec::new_in(pool);
+            late.extend_from_slice(&[7_u64; 4]);
+            assert_eq!(late.iter().sum::<u64>(), 28);
+            self.0.borrow_mut().clear();
+        }
+    }
+    thread_local! {
+        static HELD: Held = const { Held(RefCell::new(Vec::new())) };
+    }
+
+    let pool = static_size_class_pool();
+    std::thread::spawn(move || {
+        // `HELD` first, then the pool's per-thread state: thread-local destructors run
+        // newest first, so the pool's state is gone when `HELD` drops.
+        HELD.with(|held| {
+            let mut v = ApiVec::new_in(pool);
+            v.extend_from_slice(&[1_u64, 2, 3]);
+            held.0.borrow_mut().push(v);
+        });
+        // And a thread whose state the pool registers before `HELD`'s.
+        let warm = ApiVec::<u8, _>::with_capacity_in(8, pool);
+        drop(warm);
+    })
+    .join()
+    .expect("the thread exits without panicking (or aborting)");
+    std::thread::spawn(move || {
+        let warm = ApiVec::<u8, _>::with_capacity_in(8, pool);
+        drop(warm);
+        HELD.with(|held| {
+            let mut v = ApiVec::new_in(pool);
+            v.push(5_u64);
+            held.0.borrow_mut().push(v);
+        });
+    })
+    .join()
+    .expect("the thread exits without panicking (or aborting)");
+}
