@@ -11,35 +11,40 @@ pub struct PointPool<'id> {
 #[automatically_derived]
 impl PointPool<'_> {
     ///Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_core::Pool::with`): its handles work on it and on nothing else.
-    pub fn with<ArenaOut>(
-        f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> ArenaOut,
-    ) -> ArenaOut {
-        ::arena_core::Brand::with(|brand| f(PointPool::new_in(brand)))
+    pub fn with<__ArenaOut>(
+        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+    ) -> __ArenaOut {
+        ::arena_core::Brand::with(|__arena_brand| __arena_f(
+            PointPool::new_in(__arena_brand),
+        ))
     }
     ///[`with`](PointPool::with), with room for `capacity` values before growing.
-    pub fn with_capacity<ArenaOut>(
-        capacity: usize,
-        f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> ArenaOut,
-    ) -> ArenaOut {
-        ::arena_core::Brand::with(|brand| f(
-            PointPool::with_capacity_in(capacity, brand),
-        ))
+    pub fn with_capacity<__ArenaOut>(
+        __arena_capacity: ::core::primitive::usize,
+        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+    ) -> __ArenaOut {
+        ::arena_core::Brand::with(|__arena_brand| {
+            __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
+        })
     }
 }
 #[automatically_derived]
 impl<'id> PointPool<'id> {
     ///A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_core::Brand`).
     #[must_use]
-    pub fn new_in(brand: ::arena_core::Brand<'id>) -> Self {
+    pub fn new_in(__arena_brand: ::arena_core::Brand<'id>) -> Self {
         PointPool {
-            inner: ::arena_core::Pool::new_in(brand),
+            inner: ::arena_core::Pool::new_in(__arena_brand),
         }
     }
     /// [`new_in`](Self::new_in), with room for `capacity` values before growing.
     #[must_use]
-    pub fn with_capacity_in(capacity: usize, brand: ::arena_core::Brand<'id>) -> Self {
+    pub fn with_capacity_in(
+        __arena_capacity: ::core::primitive::usize,
+        __arena_brand: ::arena_core::Brand<'id>,
+    ) -> Self {
         PointPool {
-            inner: ::arena_core::Pool::with_capacity_in(capacity, brand),
+            inner: ::arena_core::Pool::with_capacity_in(__arena_capacity, __arena_brand),
         }
     }
     /// The `arena_core::Pool` inside (for `drain`, which consumes the pool).
@@ -65,28 +70,31 @@ impl<'id> ::core::ops::DerefMut for PointPool<'id> {
 }
 #[automatically_derived]
 impl<'id> ::core::fmt::Debug for PointPool<'id> {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        ::core::fmt::Debug::fmt(&self.inner, f)
+    fn fmt(
+        &self,
+        __arena_formatter: &mut ::core::fmt::Formatter<'_>,
+    ) -> ::core::fmt::Result {
+        ::core::fmt::Debug::fmt(&self.inner, __arena_formatter)
     }
 }
 #[automatically_derived]
 impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
     type Output = ::arena_core::Handle<'id>;
     #[inline]
-    fn arena_new_with<ArenaMake: ::core::ops::FnOnce() -> Point>(
+    fn arena_new_with<__ArenaMake: ::core::ops::FnOnce() -> Point>(
         self,
-        make: ArenaMake,
+        __arena_make: __ArenaMake,
     ) -> ::arena_core::Handle<'id> {
-        self.insert(make())
+        self.insert(__arena_make())
     }
     #[inline]
     fn try_arena_new(
         self,
-        value: Point,
+        __arena_value: Point,
     ) -> ::core::result::Result<
         ::arena_core::Handle<'id>,
         ::arena_core::TryAllocError<Point>,
     > {
-        self.try_insert(value)
+        self.try_insert(__arena_value)
     }
 }

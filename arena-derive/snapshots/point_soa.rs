@@ -10,55 +10,73 @@ pub struct PointPool<'id> {
     x: ::arena_core::__private::Vec<f32>,
     y: ::arena_core::__private::Vec<f32>,
 }
+const _: () = {
+    /// Implemented by every `Drop` type, and by the `#[arena(soa)]` struct: the two
+    /// impls conflict if the struct implements `Drop`, which its layout forbids
+    /// (its fields are stored apart; a destructor would run on a value taken
+    /// apart).
+    trait __ArenaSoaStructMustNotImplementDrop {}
+    #[allow(drop_bounds)]
+    impl<__ArenaAny: ::core::ops::Drop> __ArenaSoaStructMustNotImplementDrop
+    for __ArenaAny {}
+    impl __ArenaSoaStructMustNotImplementDrop for Point {}
+};
 #[automatically_derived]
 impl PointPool<'_> {
     ///Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_core::Pool::with`): its handles work on it and on nothing else.
-    pub fn with<ArenaOut>(
-        f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> ArenaOut,
-    ) -> ArenaOut {
-        ::arena_core::Brand::with(|brand| f(PointPool::new_in(brand)))
+    pub fn with<__ArenaOut>(
+        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+    ) -> __ArenaOut {
+        ::arena_core::Brand::with(|__arena_brand| __arena_f(
+            PointPool::new_in(__arena_brand),
+        ))
     }
     ///[`with`](PointPool::with), with room for `capacity` values before growing.
-    pub fn with_capacity<ArenaOut>(
-        capacity: usize,
-        f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> ArenaOut,
-    ) -> ArenaOut {
-        ::arena_core::Brand::with(|brand| f(
-            PointPool::with_capacity_in(capacity, brand),
-        ))
+    pub fn with_capacity<__ArenaOut>(
+        __arena_capacity: ::core::primitive::usize,
+        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+    ) -> __ArenaOut {
+        ::arena_core::Brand::with(|__arena_brand| {
+            __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
+        })
     }
 }
 #[automatically_derived]
 impl<'id> PointPool<'id> {
     ///A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_core::Brand`).
     #[must_use]
-    pub fn new_in(brand: ::arena_core::Brand<'id>) -> Self {
-        Self::with_capacity_in(0, brand)
+    pub fn new_in(__arena_brand: ::arena_core::Brand<'id>) -> Self {
+        Self::with_capacity_in(0, __arena_brand)
     }
     /// [`new_in`](Self::new_in), with room for `capacity` values in every column.
     #[must_use]
-    pub fn with_capacity_in(capacity: usize, brand: ::arena_core::Brand<'id>) -> Self {
-        let mut arena_rows = ::arena_core::RowIndex::new_in(brand);
-        arena_rows.reserve(capacity);
+    pub fn with_capacity_in(
+        __arena_capacity: ::core::primitive::usize,
+        __arena_brand: ::arena_core::Brand<'id>,
+    ) -> Self {
+        let mut __arena_index = ::arena_core::RowIndex::new_in(__arena_brand);
+        __arena_index.reserve(__arena_capacity);
         PointPool {
-            arena_rows,
-            x: ::arena_core::__private::Vec::with_capacity(capacity),
-            y: ::arena_core::__private::Vec::with_capacity(capacity),
+            arena_rows: __arena_index,
+            x: ::arena_core::__private::Vec::with_capacity(__arena_capacity),
+            y: ::arena_core::__private::Vec::with_capacity(__arena_capacity),
         }
     }
     /// Stores `value`, one field per column, and returns its owning handle.
     ///
     /// # Panics
     ///
-    /// Past `u32::MAX - 1` values, or out of memory.
+    /// Past `u32::MAX - 1` values, or out of memory (the pool is unchanged then).
     #[track_caller]
     #[inline]
-    pub fn insert(&mut self, value: Point) -> ::arena_core::Handle<'id> {
-        let handle = self.arena_rows.insert();
-        let Point { x, y } = value;
-        self.x.push(x);
-        self.y.push(y);
-        handle
+    pub fn insert(&mut self, __arena_value: Point) -> ::arena_core::Handle<'id> {
+        self.x.reserve(1);
+        self.y.reserve(1);
+        let __arena_handle = self.arena_rows.insert();
+        let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
+        self.x.push(__arena_field_0);
+        self.y.push(__arena_field_1);
+        __arena_handle
     }
     /// Like [`insert`](Self::insert), but hands `value` back when the index space
     /// or memory is exhausted.
@@ -68,7 +86,7 @@ impl<'id> PointPool<'id> {
     /// `AllocError::CapacityExceeded` or `AllocError::OutOfMemory`, with `value`.
     pub fn try_insert(
         &mut self,
-        value: Point,
+        __arena_value: Point,
     ) -> ::core::result::Result<
         ::arena_core::Handle<'id>,
         ::arena_core::TryAllocError<Point>,
@@ -80,20 +98,20 @@ impl<'id> PointPool<'id> {
                         size: ::core::mem::size_of::<Point>(),
                         align: ::core::mem::align_of::<Point>(),
                     },
-                    value,
+                    __arena_value,
                 ),
             );
         }
         match self.arena_rows.try_insert() {
-            ::core::result::Result::Ok(handle) => {
-                let Point { x, y } = value;
-                self.x.push(x);
-                self.y.push(y);
-                ::core::result::Result::Ok(handle)
+            ::core::result::Result::Ok(__arena_handle) => {
+                let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
+                self.x.push(__arena_field_0);
+                self.y.push(__arena_field_1);
+                ::core::result::Result::Ok(__arena_handle)
             }
-            ::core::result::Result::Err(error) => {
+            ::core::result::Result::Err(__arena_error) => {
                 ::core::result::Result::Err(
-                    ::arena_core::TryAllocError::new(error, value),
+                    ::arena_core::TryAllocError::new(__arena_error, __arena_value),
                 )
             }
         }
@@ -105,12 +123,14 @@ impl<'id> PointPool<'id> {
     /// As [`insert`](Self::insert).
     #[track_caller]
     #[inline]
-    pub fn insert_keyed(&mut self, value: Point) -> ::arena_core::Key<'id> {
-        let key = self.arena_rows.insert_keyed();
-        let Point { x, y } = value;
-        self.x.push(x);
-        self.y.push(y);
-        key
+    pub fn insert_keyed(&mut self, __arena_value: Point) -> ::arena_core::Key<'id> {
+        self.x.reserve(1);
+        self.y.reserve(1);
+        let __arena_key = self.arena_rows.insert_keyed();
+        let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
+        self.x.push(__arena_field_0);
+        self.y.push(__arena_field_1);
+        __arena_key
     }
     /// Like [`insert_keyed`](Self::insert_keyed), handing `value` back on failure.
     ///
@@ -119,7 +139,7 @@ impl<'id> PointPool<'id> {
     /// As [`try_insert`](Self::try_insert).
     pub fn try_insert_keyed(
         &mut self,
-        value: Point,
+        __arena_value: Point,
     ) -> ::core::result::Result<
         ::arena_core::Key<'id>,
         ::arena_core::TryAllocError<Point>,
@@ -131,20 +151,20 @@ impl<'id> PointPool<'id> {
                         size: ::core::mem::size_of::<Point>(),
                         align: ::core::mem::align_of::<Point>(),
                     },
-                    value,
+                    __arena_value,
                 ),
             );
         }
         match self.arena_rows.try_insert_keyed() {
-            ::core::result::Result::Ok(key) => {
-                let Point { x, y } = value;
-                self.x.push(x);
-                self.y.push(y);
-                ::core::result::Result::Ok(key)
+            ::core::result::Result::Ok(__arena_key) => {
+                let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
+                self.x.push(__arena_field_0);
+                self.y.push(__arena_field_1);
+                ::core::result::Result::Ok(__arena_key)
             }
-            ::core::result::Result::Err(error) => {
+            ::core::result::Result::Err(__arena_error) => {
                 ::core::result::Result::Err(
-                    ::arena_core::TryAllocError::new(error, value),
+                    ::arena_core::TryAllocError::new(__arena_error, __arena_value),
                 )
             }
         }
@@ -152,23 +172,23 @@ impl<'id> PointPool<'id> {
     /// Removes a handle's value and returns it, fields gathered from the columns;
     /// the last row moves into its place.
     #[inline]
-    pub fn remove(&mut self, handle: ::arena_core::Handle<'id>) -> Point {
-        let row = self.arena_rows.remove(handle);
+    pub fn remove(&mut self, __arena_handle: ::arena_core::Handle<'id>) -> Point {
+        let __arena_row = self.arena_rows.remove(__arena_handle);
         Point {
-            x: self.x.swap_remove(row),
-            y: self.y.swap_remove(row),
+            x: self.x.swap_remove(__arena_row),
+            y: self.y.swap_remove(__arena_row),
         }
     }
     /// Removes `key`'s value: `None` if the key is stale or a handle owns it.
     #[inline]
     pub fn remove_key(
         &mut self,
-        key: ::arena_core::Key<'id>,
+        __arena_key: ::arena_core::Key<'id>,
     ) -> ::core::option::Option<Point> {
-        let row = self.arena_rows.remove_key(key)?;
+        let __arena_row = self.arena_rows.remove_key(__arena_key)?;
         ::core::option::Option::Some(Point {
-            x: self.x.swap_remove(row),
-            y: self.y.swap_remove(row),
+            x: self.x.swap_remove(__arena_row),
+            y: self.y.swap_remove(__arena_row),
         })
     }
     /// The row index: rows of handles and keys (`row`, `key_row`), the key at a
@@ -179,36 +199,42 @@ impl<'id> PointPool<'id> {
     }
     /// A copyable key to a handle's value.
     #[must_use]
-    pub fn key(&self, handle: &::arena_core::Handle<'id>) -> ::arena_core::Key<'id> {
-        self.arena_rows.key(handle)
+    pub fn key(
+        &self,
+        __arena_handle: &::arena_core::Handle<'id>,
+    ) -> ::arena_core::Key<'id> {
+        self.arena_rows.key(__arena_handle)
     }
     /// Gives up a handle's ownership; any copy of the key may now remove the value.
     pub fn into_key(
         &mut self,
-        handle: ::arena_core::Handle<'id>,
+        __arena_handle: ::arena_core::Handle<'id>,
     ) -> ::arena_core::Key<'id> {
-        self.arena_rows.into_key(handle)
+        self.arena_rows.into_key(__arena_handle)
     }
     /// Takes ownership of a keyed value, if the key is live and not yet owned.
     pub fn take_handle(
         &mut self,
-        key: ::arena_core::Key<'id>,
+        __arena_key: ::arena_core::Key<'id>,
     ) -> ::core::option::Option<::arena_core::Handle<'id>> {
-        self.arena_rows.take_handle(key)
+        self.arena_rows.take_handle(__arena_key)
     }
     /// Whether `key`'s value is still here.
     #[must_use]
-    pub fn contains_key(&self, key: ::arena_core::Key<'id>) -> bool {
-        self.arena_rows.contains_key(key)
+    pub fn contains_key(
+        &self,
+        __arena_key: ::arena_core::Key<'id>,
+    ) -> ::core::primitive::bool {
+        self.arena_rows.contains_key(__arena_key)
     }
     /// Number of values.
     #[must_use]
-    pub fn len(&self) -> usize {
+    pub fn len(&self) -> ::core::primitive::usize {
         self.arena_rows.len()
     }
     /// Whether there are no values.
     #[must_use]
-    pub fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> ::core::primitive::bool {
         self.arena_rows.is_empty()
     }
     /// Makes room for `additional` more values in the index and every column.
@@ -216,23 +242,23 @@ impl<'id> PointPool<'id> {
     /// # Panics
     ///
     /// As `Vec::reserve`.
-    pub fn reserve(&mut self, additional: usize) {
-        self.arena_rows.reserve(additional);
-        self.x.reserve(additional);
-        self.y.reserve(additional);
+    pub fn reserve(&mut self, __arena_additional: ::core::primitive::usize) {
+        self.arena_rows.reserve(__arena_additional);
+        self.x.reserve(__arena_additional);
+        self.y.reserve(__arena_additional);
     }
     ///The `x` of a handle's value.
     #[inline]
     #[must_use]
-    pub fn x(&self, handle: &::arena_core::Handle<'id>) -> &f32 {
-        &self.x[self.arena_rows.row(handle)]
+    pub fn x(&self, __arena_handle: &::arena_core::Handle<'id>) -> &f32 {
+        &self.x[self.arena_rows.row(__arena_handle)]
     }
     ///The `x` of a handle's value, mutably.
     #[inline]
     #[must_use]
-    pub fn x_mut(&mut self, handle: &::arena_core::Handle<'id>) -> &mut f32 {
-        let row = self.arena_rows.row(handle);
-        &mut self.x[row]
+    pub fn x_mut(&mut self, __arena_handle: &::arena_core::Handle<'id>) -> &mut f32 {
+        let __arena_row = self.arena_rows.row(__arena_handle);
+        &mut self.x[__arena_row]
     }
     ///Every value's `x`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan.
     #[inline]
@@ -249,15 +275,15 @@ impl<'id> PointPool<'id> {
     ///The `y` of a handle's value.
     #[inline]
     #[must_use]
-    fn y(&self, handle: &::arena_core::Handle<'id>) -> &f32 {
-        &self.y[self.arena_rows.row(handle)]
+    fn y(&self, __arena_handle: &::arena_core::Handle<'id>) -> &f32 {
+        &self.y[self.arena_rows.row(__arena_handle)]
     }
     ///The `y` of a handle's value, mutably.
     #[inline]
     #[must_use]
-    fn y_mut(&mut self, handle: &::arena_core::Handle<'id>) -> &mut f32 {
-        let row = self.arena_rows.row(handle);
-        &mut self.y[row]
+    fn y_mut(&mut self, __arena_handle: &::arena_core::Handle<'id>) -> &mut f32 {
+        let __arena_row = self.arena_rows.row(__arena_handle);
+        &mut self.y[__arena_row]
     }
     ///Every value's `y`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan.
     #[inline]
@@ -274,8 +300,12 @@ impl<'id> PointPool<'id> {
 }
 #[automatically_derived]
 impl<'id> ::core::fmt::Debug for PointPool<'id> {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.debug_struct(::core::stringify!(PointPool))
+    fn fmt(
+        &self,
+        __arena_formatter: &mut ::core::fmt::Formatter<'_>,
+    ) -> ::core::fmt::Result {
+        __arena_formatter
+            .debug_struct(::core::stringify!(PointPool))
             .field("len", &self.arena_rows.len())
             .finish_non_exhaustive()
     }
@@ -284,20 +314,20 @@ impl<'id> ::core::fmt::Debug for PointPool<'id> {
 impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
     type Output = ::arena_core::Handle<'id>;
     #[inline]
-    fn arena_new_with<ArenaMake: ::core::ops::FnOnce() -> Point>(
+    fn arena_new_with<__ArenaMake: ::core::ops::FnOnce() -> Point>(
         self,
-        make: ArenaMake,
+        __arena_make: __ArenaMake,
     ) -> ::arena_core::Handle<'id> {
-        self.insert(make())
+        self.insert(__arena_make())
     }
     #[inline]
     fn try_arena_new(
         self,
-        value: Point,
+        __arena_value: Point,
     ) -> ::core::result::Result<
         ::arena_core::Handle<'id>,
         ::arena_core::TryAllocError<Point>,
     > {
-        self.try_insert(value)
+        self.try_insert(__arena_value)
     }
 }

@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::expand::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
+use crate::names;
 use crate::valid::Plan;
 
 /// The newtype, its constructors, `Deref`/`DerefMut`, `Debug` and `ArenaNew`.
@@ -30,6 +31,8 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
          `remove`, keys and stats are the pool's). Made by [`{pool}::with`]."
     );
     let new_in_doc = new_in_doc(plan);
+    let (capacity, brand_local, formatter) =
+        (names::local("capacity"), names::local("brand"), names::local("formatter"));
     let arena_new = arena_new_impl(plan, generics);
     quote! {
         #[doc = #doc]
@@ -43,14 +46,17 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
         impl #impl_generics #self_ty #where_clause {
             #[doc = #new_in_doc]
             #[must_use]
-            #vis fn new_in(brand: #krate::Brand<#brand>) -> Self {
-                #pool { inner: #krate::Pool::new_in(brand) }
+            #vis fn new_in(#brand_local: #krate::Brand<#brand>) -> Self {
+                #pool { inner: #krate::Pool::new_in(#brand_local) }
             }
 
             /// [`new_in`](Self::new_in), with room for `capacity` values before growing.
             #[must_use]
-            #vis fn with_capacity_in(capacity: usize, brand: #krate::Brand<#brand>) -> Self {
-                #pool { inner: #krate::Pool::with_capacity_in(capacity, brand) }
+            #vis fn with_capacity_in(
+                #capacity: ::core::primitive::usize,
+                #brand_local: #krate::Brand<#brand>,
+            ) -> Self {
+                #pool { inner: #krate::Pool::with_capacity_in(#capacity, #brand_local) }
             }
 
             /// The `arena_core::Pool` inside (for `drain`, which consumes the pool).
@@ -79,8 +85,8 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics ::core::fmt::Debug for #self_ty #where_clause {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Debug::fmt(&self.inner, f)
+            fn fmt(&self, #formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(&self.inner, #formatter)
             }
         }
 

@@ -1,5 +1,9 @@
 //! The derive's view of its input: what was written, before any check.
 
+use std::collections::BTreeSet;
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Type, Visibility};
 
 use crate::attr::{self, Attrs};
@@ -12,6 +16,9 @@ pub(crate) struct Input<'a> {
     pub generics: &'a Generics,
     pub attrs: Attrs,
     pub shape: Shape<'a>,
+    /// Every identifier and lifetime name written anywhere in the item (lifetimes
+    /// without the quote): what the expansion's own names must avoid.
+    pub names: BTreeSet<String>,
 }
 
 /// What kind of item it is, and its fields.
@@ -67,6 +74,28 @@ impl<'a> Input<'a> {
             }
             Data::Union(data) => Shape::Union(data.union_token),
         };
-        Input { ident: &input.ident, vis: &input.vis, generics: &input.generics, attrs, shape }
+        let mut names = BTreeSet::new();
+        collect_names(input.to_token_stream(), &mut names);
+        Input {
+            ident: &input.ident,
+            vis: &input.vis,
+            generics: &input.generics,
+            attrs,
+            shape,
+            names,
+        }
+    }
+}
+
+/// Adds every identifier in `tokens` (a lifetime's name included) to `names`.
+fn collect_names(tokens: TokenStream, names: &mut BTreeSet<String>) {
+    for tree in tokens {
+        match tree {
+            TokenTree::Ident(ident) => {
+                names.insert(ident.to_string());
+            }
+            TokenTree::Group(group) => collect_names(group.stream(), names),
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+        }
     }
 }

@@ -15,6 +15,7 @@ use syn::{DeriveInput, GenericParam, Generics, Lifetime, LifetimeParam};
 
 use crate::ast::Input;
 use crate::errors::Errors;
+use crate::names;
 use crate::valid::{self, Layout, Plan};
 use crate::{aos, soa};
 
@@ -146,22 +147,27 @@ pub(crate) fn with_fns(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream 
     );
     let with_capacity_doc =
         format!("[`with`]({pool}::with), with room for `capacity` values before growing.");
+    let out = names::type_param("__ArenaOut", &plan.input.names);
+    let (f, capacity, brand_local) =
+        (names::local("f"), names::local("capacity"), names::local("brand"));
     quote! {
         #[automatically_derived]
         impl #impl_generics #outer_ty #where_clause {
             #[doc = #with_doc]
-            #vis fn with<ArenaOut>(
-                f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> ArenaOut,
-            ) -> ArenaOut {
-                #krate::Brand::with(|brand| f(#pool::new_in(brand)))
+            #vis fn with<#out>(
+                #f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> #out,
+            ) -> #out {
+                #krate::Brand::with(|#brand_local| #f(#pool::new_in(#brand_local)))
             }
 
             #[doc = #with_capacity_doc]
-            #vis fn with_capacity<ArenaOut>(
-                capacity: usize,
-                f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> ArenaOut,
-            ) -> ArenaOut {
-                #krate::Brand::with(|brand| f(#pool::with_capacity_in(capacity, brand)))
+            #vis fn with_capacity<#out>(
+                #capacity: ::core::primitive::usize,
+                #f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> #out,
+            ) -> #out {
+                #krate::Brand::with(|#brand_local| {
+                    #f(#pool::with_capacity_in(#capacity, #brand_local))
+                })
             }
         }
     }
@@ -187,23 +193,25 @@ pub(crate) fn arena_new_impl(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenS
     let value_ty = quote!(#name #value_args);
     let handle = quote!(#krate::Handle<#brand>);
     let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
+    let make_ty = names::type_param("__ArenaMake", &plan.input.names);
+    let (make, value) = (names::local("make"), names::local("value"));
     quote! {
         #[automatically_derived]
         impl #impl_generics #krate::ArenaNew<#value_ty> for &mut #self_ty #where_clause {
             type Output = #handle;
             #[inline]
-            fn arena_new_with<ArenaMake: ::core::ops::FnOnce() -> #value_ty>(
+            fn arena_new_with<#make_ty: ::core::ops::FnOnce() -> #value_ty>(
                 self,
-                make: ArenaMake,
+                #make: #make_ty,
             ) -> #handle {
-                self.insert(make())
+                self.insert(#make())
             }
             #[inline]
             fn try_arena_new(
                 self,
-                value: #value_ty,
+                #value: #value_ty,
             ) -> ::core::result::Result<#handle, #krate::TryAllocError<#value_ty>> {
-                self.try_insert(value)
+                self.try_insert(#value)
             }
         }
     }

@@ -17,6 +17,7 @@ mod ast;
 mod attr;
 mod errors;
 mod expand;
+mod names;
 mod soa;
 #[cfg(test)]
 mod tests;

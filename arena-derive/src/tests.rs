@@ -49,5 +49,20 @@ fn errors_come_first_and_the_plan_still_expands() {
 #[test]
 fn fresh_brand_avoids_the_structs_own_lifetimes() {
     let out = expand("struct S<'id, 'arena_id> { a: &'id u8, b: &'arena_id u8 }");
-    assert!(out.contains("SPool<'arena_brand, 'id, 'arena_id>"), "{out}");
+    assert!(out.contains("SPool<'__arena_id, 'id, 'arena_id>"), "{out}");
+}
+
+#[test]
+fn fresh_brand_avoids_lifetimes_bound_anywhere_in_the_item() {
+    let out = expand(
+        "struct S<F> where F: for<'id> Fn(&'id u8) { f: F, g: for<'__arena_id> fn(&'__arena_id u8) }",
+    );
+    assert!(out.contains("SPool<'__arena_id1, F>"), "{out}");
+}
+
+#[test]
+fn generated_generics_avoid_the_structs_parameters() {
+    let out = expand("struct S<__ArenaOut, __ArenaMake> { a: __ArenaOut, b: __ArenaMake }");
+    assert!(out.contains("fn with<__ArenaOut1>"), "{out}");
+    assert!(out.contains("arena_new_with<__ArenaMake1:"), "{out}");
 }

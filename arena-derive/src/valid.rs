@@ -127,7 +127,9 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
 }
 
 /// The brand lifetime: the struct's own if `#[arena(brand = 'x)]` names one of its lifetime
-/// parameters, else a fresh `'id` (or `'arena_id` when the struct already uses `'id`).
+/// parameters, else a fresh `'id`, or, when the item mentions that name anywhere (a
+/// parameter, or a `for<'id>` in a bound or a field type), the first of `'__arena_id`,
+/// `'__arena_id1`, ... that it does not mention.
 fn brand(input: &Input<'_>, errors: &mut Errors) -> (Lifetime, bool) {
     let declared = |name: &str| input.generics.lifetimes().any(|lt| lt.lifetime.ident == name);
     if let Some(wanted) = &input.attrs.brand {
@@ -143,10 +145,7 @@ fn brand(input: &Input<'_>, errors: &mut Errors) -> (Lifetime, bool) {
             ),
         ));
     }
-    let fresh = ["id", "arena_id", "arena_brand"]
-        .into_iter()
-        .find(|name| !declared(name))
-        .unwrap_or("arena_brand_");
+    let fresh = crate::names::fresh("id", "__arena_id", &input.names);
     (Lifetime::new(&format!("'{fresh}"), Span::call_site()), false)
 }
 

@@ -1,0 +1,192 @@
+//! The derive's expansion next to hostile names: its own locals, parameters, generics and
+//! brand lifetime must never collide with the user's fields, type parameters, lifetimes,
+//! or items in scope (primitive names shadowed by user types, unit structs and constants
+//! named like the expansion's locals). Every struct here must compile, and its pool work.
+#![forbid(unsafe_code)]
+#![deny(warnings)]
+
+/// User types that shadow primitives the expansion names.
+mod shadowed_primitives {
+    #![allow(non_camel_case_types, dead_code)]
+    use arena_core::ArenaAlloc;
+
+    struct usize;
+    struct bool;
+    struct u32;
+    struct str;
+
+    #[derive(ArenaAlloc)]
+    struct Plain {
+        a: ::core::primitive::u8,
+    }
+
+    #[derive(ArenaAlloc)]
+    #[arena(soa)]
+    struct Soa {
+        a: ::core::primitive::u8,
+        b: ::core::primitive::u16,
+    }
+
+    pub(super) fn works() -> ::core::primitive::usize {
+        PlainPool::with_capacity(4, |mut pool| {
+            let h = pool.insert(Plain { a: 1 });
+            ::core::primitive::usize::from(pool.remove(h).a)
+        }) + SoaPool::with_capacity(4, |mut pool| {
+            let h = pool.insert(Soa { a: 2, b: 3 });
+            pool.reserve(1);
+            let v = pool.remove(h);
+            ::core::primitive::usize::from(v.a) + ::core::primitive::usize::from(v.b)
+        })
+    }
+}
+
+/// Fields named like the expansion's locals and parameters, and unit structs and
+/// constants of those names in scope (a pattern naming them would not bind).
+mod names_of_the_expansion {
+    #![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
+    use arena_core::ArenaAlloc;
+
+    struct value;
+    struct handle;
+    const brand: u8 = 0;
+    const capacity: u8 = 0;
+    const additional: u8 = 0;
+    const row: u8 = 0;
+    const error: u8 = 0;
+    const f: u8 = 0;
+
+    #[derive(ArenaAlloc, Default)]
+    #[arena(soa)]
+    struct Named {
+        handle: u32,
+        value: u32,
+        row: u32,
+        brand: u32,
+        capacity: u32,
+        additional: u32,
+        f: u32,
+        make: u32,
+        error: u32,
+        index: u32,
+    }
+
+    #[derive(ArenaAlloc, Default)]
+    struct PlainNamed {
+        handle: u32,
+        value: u32,
+    }
+
+    pub(super) fn works() -> u32 {
+        NamedPool::with(|mut pool| {
+            let h = pool.insert(Named { handle: 1, value: 2, row: 3, ..Named::default() });
+            let k = pool.insert_keyed(Named { handle: 10, ..Named::default() });
+            *pool.value_mut(&h) += 1;
+            let got = pool.remove(h);
+            got.handle + got.value + got.row + pool.remove_key(k).map_or(0, |n| n.handle)
+        }) + PlainNamedPool::with(|mut pool| {
+            let h = pool.insert(PlainNamed { handle: 4, value: 5 });
+            let n = pool.remove(h);
+            n.handle + n.value
+        })
+    }
+}
+
+/// Type parameters named like the expansion's own generics.
+mod generic_names {
+    use arena_core::{ArenaAlloc, arena_new};
+
+    #[derive(ArenaAlloc)]
+    struct Plain<ArenaOut, ArenaMake, __ArenaOut> {
+        out: ArenaOut,
+        make: ArenaMake,
+        reserved: __ArenaOut,
+    }
+
+    #[derive(ArenaAlloc, Default)]
+    #[arena(soa)]
+    struct Soa<ArenaOut: Default, ArenaMake: Default> {
+        out: ArenaOut,
+        make: ArenaMake,
+    }
+
+    pub(super) fn works() -> u64 {
+        PlainPool::with(|mut pool| {
+            let h = pool.insert(Plain { out: 1_u64, make: 2_u64, reserved: 3_u64 });
+            let v = pool.remove(h);
+            v.out + v.make + v.reserved
+        }) + SoaPool::with(|mut pool| {
+            let h = arena_new!(pool, Soa::<u64, u64>);
+            *pool.out_mut(&h) = 4;
+            pool.remove(h).out
+        })
+    }
+}
+
+/// Lifetimes the fresh brand must avoid: higher-ranked ones in bounds, where-clauses and
+/// field types, and every fallback name.
+mod brand_names {
+    use arena_core::ArenaAlloc;
+
+    #[derive(ArenaAlloc)]
+    struct Bound<F: for<'id> Fn(&'id u8) -> u8> {
+        f: F,
+    }
+
+    #[derive(ArenaAlloc)]
+    struct Where<F>
+    where
+        F: for<'id> Fn(&'id u8) -> u8,
+    {
+        f: F,
+    }
+
+    #[derive(ArenaAlloc)]
+    #[arena(soa)]
+    struct FnField {
+        callback: for<'id> fn(&'id u8) -> u8,
+        other: for<'arena_id> fn(&'arena_id u8) -> u8,
+    }
+
+    #[derive(ArenaAlloc)]
+    struct Fallbacks<'id, 'arena_id, 'arena_brand, 'arena_brand_> {
+        a: &'id u8,
+        b: &'arena_id u8,
+        c: &'arena_brand u8,
+        d: &'arena_brand_ u8,
+    }
+
+    #[expect(clippy::trivially_copy_pass_by_ref, reason = "the fn types take a reference")]
+    fn double(x: &u8) -> u8 {
+        x * 2
+    }
+
+    pub(super) fn works() -> u8 {
+        let byte = 3_u8;
+        let bound = BoundPool::with(|mut pool| {
+            let h = pool.insert(Bound { f: double });
+            (pool.remove(h).f)(&byte)
+        });
+        let whered = WherePool::with(|mut pool| {
+            let h = pool.insert(Where { f: double });
+            (pool[&h].f)(&byte) + (pool.remove(h).f)(&byte) - 6 + 1
+        });
+        let fields = FnFieldPool::with(|mut pool| {
+            let h = pool.insert(FnField { callback: double, other: double });
+            (pool.callback(&h))(&byte) + (pool.remove(h).other)(&byte)
+        });
+        let refs = FallbacksPool::with(|mut pool| {
+            let h = pool.insert(Fallbacks { a: &byte, b: &byte, c: &byte, d: &byte });
+            let v = pool.remove(h);
+            *v.a + *v.b + *v.c + *v.d
+        });
+        bound + whered + fields + refs
+    }
+}
+
+#[test]
+fn hostile_names_around_the_derive_compile_and_work() {
+    assert_eq!(shadowed_primitives::works(), 6);
+    assert_eq!(names_of_the_expansion::works(), 1 + 3 + 3 + 10 + 9);
+    assert_eq!(generic_names::works(), 10);
+    assert_eq!(brand_names::works(), 6 + 7 + 12 + 12);
+}
