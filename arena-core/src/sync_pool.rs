@@ -17,17 +17,22 @@
 //!   `SyncPool<T>` is shared across threads exactly when its values may move between
 //!   threads. No `unsafe impl` is needed. Access runs a closure under the shard's lock
 //!   (`with_value` / `with_value_mut`), so no reference outlives the lock.
+//! - Such a closure that calls back into its own shard (`insert` into it, `remove` or
+//!   access another of its handles, `len`) would wait for a lock its own thread holds:
+//!   instead of hanging, that call panics. The check costs nothing on the fast path: it
+//!   runs only when a lock is found taken, against a per-thread list of the shards whose
+//!   closures are running.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use crate::brand::Brand;
 use crate::error::TryAllocError;
 use crate::handle::Handle;
 use crate::pool::Pool;
-use crate::sync::{Mutex, lock};
+use crate::sync::{Mutex, MutexGuard, lock, try_lock};
 
 /// A shard on a cache line of its own, so that two threads' locks do not false-share.
 #[repr(align(128))]
@@ -127,6 +132,17 @@ fn thread_index() -> usize {
     })
 }
 
+std::thread_local! {
+    /// Shards (by address) whose lock this thread holds while a `with_value` or
+    /// `with_value_mut` closure runs, innermost last.
+    static HELD: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether this thread runs a closure under the lock of the shard at `addr`.
+fn held_here(addr: usize) -> bool {
+    HELD.try_with(|held| held.borrow().contains(&addr)).unwrap_or(false)
+}
+
 impl SyncPool<'_, ()> {
     /// Shards a pool gets by default: twice the machine's parallelism, at least 2 and at
     /// most 64.
@@ -206,6 +222,51 @@ impl<'id, T> SyncPool<'id, T> {
     }
 
     /// The calling thread's shard.
+    /// Locks shard `index`; panics instead of waiting if this thread already holds that
+    /// lock (a `with_value` closure calling back into its shard).
+    #[inline]
+    #[track_caller]
+    fn lock_shard(&self, index: u32) -> MutexGuard<'_, Pool<'id, T>> {
+        Self::lock_checked(&self.shards[index as usize].0)
+    }
+
+    /// [`lock_shard`](Self::lock_shard) for a shard in hand.
+    #[inline]
+    #[track_caller]
+    fn lock_checked<'a>(shard: &'a Mutex<Pool<'id, T>>) -> MutexGuard<'a, Pool<'id, T>> {
+        match try_lock(shard) {
+            Some(guard) => guard,
+            None => Self::lock_contended(shard),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn lock_contended<'a>(shard: &'a Mutex<Pool<'id, T>>) -> MutexGuard<'a, Pool<'id, T>> {
+        assert!(
+            !held_here(core::ptr::from_ref(shard).addr()),
+            "arena-kit: a closure given to SyncPool::with_value or with_value_mut called back \
+             into the same shard of the pool (insert, remove, access, len): it would wait \
+             for its own lock forever"
+        );
+        lock(shard)
+    }
+
+    /// Runs `f` with shard `index` marked as held by this thread (unmarked on unwind too).
+    fn while_held<R>(&self, index: u32, f: impl FnOnce() -> R) -> R {
+        struct Unmark;
+        impl Drop for Unmark {
+            fn drop(&mut self) {
+                let _ = HELD.try_with(|held| held.borrow_mut().pop());
+            }
+        }
+        let addr = core::ptr::from_ref(&self.shards[index as usize].0).addr();
+        let marked = HELD.try_with(|held| held.borrow_mut().push(addr)).is_ok();
+        let _unmark = marked.then_some(Unmark);
+        f()
+    }
+
     #[inline]
     #[expect(clippy::cast_possible_truncation, reason = "below the shard count, a u32")]
     fn home(&self) -> u32 {
@@ -231,7 +292,7 @@ impl<'id, T> SyncPool<'id, T> {
     #[inline]
     pub fn insert(&self, value: T) -> SyncHandle<'id> {
         let shard = self.home();
-        let handle = lock(&self.shards[shard as usize].0).insert(value);
+        let handle = self.lock_shard(shard).insert(value);
         SyncHandle { handle, shard }
     }
 
@@ -251,7 +312,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// ```
     pub fn try_insert(&self, value: T) -> Result<SyncHandle<'id>, TryAllocError<T>> {
         let shard = self.home();
-        let handle = lock(&self.shards[shard as usize].0).try_insert(value)?;
+        let handle = self.lock_shard(shard).try_insert(value)?;
         Ok(SyncHandle { handle, shard })
     }
 
@@ -269,10 +330,16 @@ impl<'id, T> SyncPool<'id, T> {
     #[inline]
     #[expect(clippy::must_use_candidate, reason = "removing only to drop the value is common")]
     pub fn remove(&self, handle: SyncHandle<'id>) -> T {
-        lock(&self.shards[handle.shard as usize].0).remove(handle.handle)
+        self.lock_shard(handle.shard).remove(handle.handle)
     }
 
     /// Runs `f` on a handle's value under its shard's lock.
+    ///
+    /// # Panics
+    ///
+    /// If `f` calls back into the handle's shard of this pool (see the type's docs):
+    /// such a call panics instead of waiting forever for its own lock. Other shards and
+    /// other pools are fine.
     ///
     /// # Examples
     ///
@@ -284,10 +351,15 @@ impl<'id, T> SyncPool<'id, T> {
     /// });
     /// ```
     pub fn with_value<R>(&self, handle: &SyncHandle<'id>, f: impl FnOnce(&T) -> R) -> R {
-        f(lock(&self.shards[handle.shard as usize].0).get(&handle.handle))
+        let shard = self.lock_shard(handle.shard);
+        self.while_held(handle.shard, || f(shard.get(&handle.handle)))
     }
 
     /// Runs `f` on a handle's value, mutably, under its shard's lock.
+    ///
+    /// # Panics
+    ///
+    /// As [`with_value`](Self::with_value).
     ///
     /// # Examples
     ///
@@ -299,7 +371,8 @@ impl<'id, T> SyncPool<'id, T> {
     /// });
     /// ```
     pub fn with_value_mut<R>(&self, handle: &SyncHandle<'id>, f: impl FnOnce(&mut T) -> R) -> R {
-        f(lock(&self.shards[handle.shard as usize].0).get_mut(&handle.handle))
+        let mut shard = self.lock_shard(handle.shard);
+        self.while_held(handle.shard, || f(shard.get_mut(&handle.handle)))
     }
 
     /// Makes room for `additional` more values in the calling thread's shard, so that
@@ -315,7 +388,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// });
     /// ```
     pub fn reserve(&self, additional: usize) {
-        lock(&self.shards[self.home() as usize].0).reserve(additional);
+        self.lock_shard(self.home()).reserve(additional);
     }
 
     /// Values in the pool now (each shard counted under its lock; other threads may be
@@ -331,7 +404,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// ```
     #[must_use]
     pub fn len(&self) -> usize {
-        self.shards.iter().map(|s| lock(&s.0).len()).sum()
+        self.shards.iter().map(|s| Self::lock_checked(&s.0).len()).sum()
     }
 
     /// Whether the pool holds no value now.

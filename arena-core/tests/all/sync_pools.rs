@@ -298,3 +298,44 @@ fn thread_local_destructors_may_free_and_allocate_in_the_locked_size_class_pool(
     .join()
     .expect("the thread exits without panicking (or aborting)");
 }
+
+#[test]
+#[should_panic(expected = "called back into the same shard")]
+fn a_with_value_closure_that_inserts_into_its_own_shard_panics_instead_of_hanging() {
+    arena_core::Brand::with(|brand| {
+        let pool = SyncPool::new_in(brand, 1); // one shard: every value in it
+        let h = pool.insert(1_u32);
+        let _ = pool.with_value(&h, |v| pool.insert(*v + 1));
+    });
+}
+
+#[test]
+#[should_panic(expected = "called back into the same shard")]
+fn a_with_value_mut_closure_that_asks_the_len_panics_instead_of_hanging() {
+    SyncPool::with(|pool| {
+        let h = pool.insert(1_u32);
+        pool.with_value_mut(&h, |_| pool.len());
+    });
+}
+
+#[test]
+fn after_a_reentrant_call_panicked_the_pool_works_on() {
+    arena_core::Brand::with(|brand| {
+        let pool = SyncPool::new_in(brand, 1);
+        let h = pool.insert(1_u32);
+        let reentered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.with_value(&h, |_| pool.len())
+        }));
+        assert!(reentered.is_err());
+        // The lock was released and the shard unmarked on the way out.
+        assert_eq!(pool.len(), 1);
+        let other = pool.insert(2);
+        // A closure may use another pool, and the same pool after it returns.
+        let sum = SyncPool::with(|second| {
+            let k = second.insert(10_u32);
+            pool.with_value(&h, |v| second.with_value(&k, |w| v + w))
+        });
+        assert_eq!(sum, 11);
+        assert_eq!(pool.remove(other) + pool.remove(h), 3);
+    });
+}
