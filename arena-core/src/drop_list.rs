@@ -13,6 +13,13 @@
 //! Panic safety: [`DropList::run_all`] pops a node before running it, and if the node
 //! panics a guard keeps running the rest while the panic unwinds. Every node runs exactly
 //! once; a second panic while unwinding aborts, as it would for a `Vec`'s elements.
+//!
+//! # Invariant
+//!
+//! **(D1)** A node in the chain describes values (or a closure) that are initialised and
+//! used by nothing but the node from the moment it runs, and lives in memory that stays
+//! allocated until `run_all` returns. `push` (`unsafe`) is where a scope vouches for
+//! both (its S4); a node is unlinked before it runs, so it runs at most once.
 
 use core::cell::Cell;
 use core::mem;

@@ -25,6 +25,25 @@
 //! - Keys are checked: a key matches only while its slot holds the very value it was
 //!   made for (same generation), so a stale key gives `None`, never another value.
 //! - Index space: at most `u32::MAX - 1` slots; `try_insert` hands the value back past it.
+//!
+//! # Invariants
+//!
+//! Every `unsafe` block below relies on one of these, and says which.
+//!
+//! - **(L1) `meta` describes `slots`.** Both hold one entry per slot. A slot whose meta
+//!   word has `OCCUPIED` holds an initialised `T` in its `value` field; any other holds a
+//!   free-list link in `next` (unless retired). Occupied-and-filled become true together,
+//!   in [`Vacant`]'s fill, which consumes the claim.
+//! - **(L2) The free list** starting at `free_head` visits, through `next`, every vacant
+//!   slot that is not retired, exactly once; all are in bounds.
+//! - **(L3) A handle owns its slot.** A `Handle<'id>` exists only for a slot marked
+//!   `OCCUPIED | OWNED` of the one pool of brand `'id`, at most one per slot (`Handle::new`
+//!   is `unsafe` for that). Only `remove` and `into_key`, which consume it, clear those
+//!   bits; shrinking truncates nothing below an occupied slot.
+//! - **(L4) Versions only grow.** A slot's generation rises at every removal; a slot
+//!   whose generation is exhausted is retired, never reused nor truncated; a slot made
+//!   again past a truncation starts above every truncated generation (`gen_floor`). So a
+//!   key matches only the value it was made for.
 
 #![expect(
     clippy::cast_possible_truncation,
@@ -374,7 +393,7 @@ impl<'id, T> Pool<'id, T> {
         let i = index as usize;
         assert!(self.meta[i] & OCCUPIED != 0, "slot {index} is vacant");
         // SAFETY: `i` is in bounds (the indexing above did not panic) and the slot is
-        // occupied, so it holds an initialised `T`; `&mut self` makes the access exclusive.
+        // occupied, so it holds an initialised `T` (L1); `&mut self` makes it exclusive.
         unsafe { &mut self.slots.get_unchecked_mut(i).value }
     }
 
@@ -398,9 +417,8 @@ impl<'id, T> Pool<'id, T> {
             self.meta.get(i).is_some_and(|m| m & (OCCUPIED | OWNED) == OCCUPIED | OWNED),
             "a handle's slot is occupied and owned"
         );
-        // SAFETY: the brand says `handle` was made by this pool, and a handle exists only
-        // while its slot is occupied and owned (see the module docs): `i` is in bounds
-        // (slots are never dropped while occupied) and holds an initialised `T`.
+        // SAFETY: L3: the brand says `handle` was made by this pool, and its slot is
+        // occupied and owned, so in bounds; L1: it holds an initialised `T`.
         unsafe { &self.slots.get_unchecked(i).value }
     }
 
@@ -423,7 +441,7 @@ impl<'id, T> Pool<'id, T> {
             self.meta.get(i).is_some_and(|m| m & (OCCUPIED | OWNED) == OCCUPIED | OWNED),
             "a handle's slot is occupied and owned"
         );
-        // SAFETY: as in `get`; `&mut self` makes the access exclusive.
+        // SAFETY: L3 and L1, as in `get`; `&mut self` makes the access exclusive.
         unsafe { &mut self.slots.get_unchecked_mut(i).value }
     }
 
@@ -448,7 +466,7 @@ impl<'id, T> Pool<'id, T> {
                 .is_some_and(|m| m & (OCCUPIED | OWNED) == OCCUPIED | OWNED),
             "a handle's slot is occupied and owned"
         );
-        // SAFETY: the handle proves the slot occupied (module docs), and it is consumed.
+        // SAFETY: L3: the handle proves the slot occupied and in bounds, and it is consumed.
         let value = unsafe { self.take(index) };
         self.apply_max_free();
         value
@@ -463,11 +481,11 @@ impl<'id, T> Pool<'id, T> {
     unsafe fn take(&mut self, index: u32) -> T {
         let i = index as usize;
         // SAFETY: the caller guarantees an occupied, in-bounds slot; the value is read
-        // once and the slot marked vacant right below.
+        // once and the slot marked vacant right below (keeping L1).
         let slot = unsafe { self.slots.get_unchecked_mut(i) };
-        // SAFETY: occupied slots hold an initialised value in `value`.
+        // SAFETY: L1: occupied slots hold an initialised value in `value`.
         let value = unsafe { ManuallyDrop::take(&mut slot.value) };
-        // SAFETY: `meta` has one entry per slot, and `i` is in bounds (caller).
+        // SAFETY: L1: `meta` has one entry per slot, and `i` is in bounds (caller).
         let meta = unsafe { self.meta.get_unchecked_mut(i) };
         let generation = *meta >> GEN_SHIFT;
         self.len -= 1;
@@ -549,8 +567,8 @@ impl<'id, T> Pool<'id, T> {
         let m = self.meta.get_mut(key.slot() as usize)?;
         if *m == key.version() {
             *m |= OWNED;
-            // SAFETY: the slot is occupied by the key's value (exact version match) and was
-            // not owned (the match excludes the `OWNED` bit): this is its only handle now.
+            // SAFETY: L3: the slot is occupied by the key's value (exact version match, L4)
+            // and was not owned (the match excludes `OWNED`): this is its only handle now.
             Some(unsafe { Handle::new(key.slot(), self.brand) })
         } else {
             None
@@ -588,8 +606,8 @@ impl<'id, T> Pool<'id, T> {
     #[must_use]
     pub fn get_key(&self, key: Key<'id>) -> Option<&T> {
         if self.contains_key(key) {
-            // SAFETY: the slot is in bounds and occupied by the value the key was made for
-            // (its version matches, and versions of occupied slots have bit 0 set).
+            // SAFETY: the slot is in bounds and occupied by the value the key was made for:
+            // its version matches (L4) and has `OCCUPIED` set, so L1 gives a `T`.
             Some(unsafe { &self.slots.get_unchecked(key.slot() as usize).value })
         } else {
             None
@@ -611,7 +629,7 @@ impl<'id, T> Pool<'id, T> {
     #[must_use]
     pub fn get_key_mut(&mut self, key: Key<'id>) -> Option<&mut T> {
         if self.contains_key(key) {
-            // SAFETY: as in `get_key`; `&mut self` makes the access exclusive.
+            // SAFETY: L4 and L1, as in `get_key`; `&mut self` makes the access exclusive.
             Some(unsafe { &mut self.slots.get_unchecked_mut(key.slot() as usize).value })
         } else {
             None
@@ -632,7 +650,7 @@ impl<'id, T> Pool<'id, T> {
     pub fn remove_key(&mut self, key: Key<'id>) -> Option<T> {
         // Exact match: occupied, same generation, and not owned.
         if self.meta.get(key.slot() as usize) == Some(&key.version()) {
-            // SAFETY: the slot is in bounds and occupied (its version matches).
+            // SAFETY: the slot is in bounds and occupied: its version matches (L4, L1).
             let value = unsafe { self.take(key.slot()) };
             self.apply_max_free();
             Some(value)
@@ -821,10 +839,11 @@ impl<'id, T> Pool<'id, T> {
             }
             // `i` < `MAX_SLOTS`, which fits a `u32`.
             let key = self.key_at(i as u32);
-            // SAFETY: slot `i` is occupied (checked above).
+            // SAFETY: L1: slot `i` is occupied (checked above), so it holds a `T`.
             let value = unsafe { &mut self.slots.get_unchecked_mut(i).value };
             if !keep(key, value) {
-                // SAFETY: still occupied: `keep` only had the value, not the pool.
+                // SAFETY: still occupied and in bounds: `keep` only had the value, not the
+                // pool.
                 drop(unsafe { self.take(i as u32) });
             }
         }
@@ -865,7 +884,7 @@ impl<'id, T> Pool<'id, T> {
         let mut values = Vec::with_capacity(self.len);
         for i in 0..self.slots.len() {
             if self.meta[i] & OCCUPIED != 0 {
-                // SAFETY: slot `i` is occupied (checked above).
+                // SAFETY: slot `i` is in bounds and occupied (checked above).
                 values.push(unsafe { self.take(i as u32) });
             }
         }
@@ -887,7 +906,7 @@ impl<'id, T> Pool<'id, T> {
         self.meta.iter().enumerate().filter(|(_, m)| *m & OCCUPIED != 0).map(|(i, _)| {
             // `i` < `MAX_SLOTS`, which fits a `u32`.
             let key = self.key_at(i as u32);
-            // SAFETY: slot `i` is occupied (filtered above).
+            // SAFETY: L1: slot `i` is occupied (filtered above), so it holds a `T`.
             (key, unsafe { &*self.slots.get_unchecked(i).value })
         })
     }
@@ -915,7 +934,7 @@ impl<'id, T> Pool<'id, T> {
             .map(move |(i, (slot, m))| {
                 // `i` < `MAX_SLOTS`, which fits a `u32`.
                 let key = Key::new(i as u32, version(*m), brand);
-                // SAFETY: the slot is occupied (filtered above).
+                // SAFETY: L1: the slot is occupied (filtered above), so it holds a `T`.
                 (key, unsafe { &mut *slot.value })
             })
     }
@@ -963,14 +982,13 @@ impl<'id, T> Vacant<'_, 'id, T> {
             unsafe { pool.meta.set_len(i + 1) };
             meta
         } else {
-            // SAFETY: V1: `i` is the free-list head, an in-bounds vacant slot whose `next`
-            // field was written when it was freed (or by `rebuild_free_list`).
+            // SAFETY: V1 and L2: `i` is the free-list head, an in-bounds vacant slot.
             let slot = unsafe { pool.slots.get_unchecked_mut(i) };
-            // SAFETY: as above: a vacant slot's `next` is its initialised field.
+            // SAFETY: L1: a vacant slot's `next` is its initialised field.
             pool.free_head = unsafe { slot.next };
             // A vacant slot holds no value: overwriting it drops nothing.
             *slot = Slot { value: ManuallyDrop::new(value) };
-            // SAFETY: `meta` has one entry per slot and `i` is in bounds (V1).
+            // SAFETY: L1: `meta` has one entry per slot, and `i` is in bounds (V1).
             let m = unsafe { pool.meta.get_unchecked_mut(i) };
             *m |= OCCUPIED | owned;
             *m
@@ -984,7 +1002,7 @@ impl<'id, T> Vacant<'_, 'id, T> {
     fn insert(self, value: T) -> Handle<'id> {
         let (index, brand) = (self.index, self.pool.brand);
         self.fill(value, OWNED);
-        // SAFETY: the slot was just filled and marked owned: this is its only handle.
+        // SAFETY: L3: the slot was just filled and marked owned: this is its only handle.
         unsafe { Handle::new(index, brand) }
     }
 
@@ -1025,7 +1043,7 @@ impl<T> Drop for Pool<'_, T> {
                 if pool.meta[i] & OCCUPIED != 0 {
                     pool.meta[i] &= !OCCUPIED;
                     let guard = Rest(&mut *pool, i + 1);
-                    // SAFETY: slot `i` was occupied, so `value` is the initialised field.
+                    // SAFETY: L1: slot `i` was occupied, so `value` is the initialised field.
                     let value: *mut T = unsafe { &raw mut *guard.0.slots[i].value };
                     // SAFETY: the slot is now marked vacant, so its value is dropped once.
                     unsafe { ptr::drop_in_place(value) };

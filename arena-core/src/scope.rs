@@ -33,6 +33,26 @@
 //! pool), sizes that overflow, and the system allocator refusing; the `try_` methods
 //! return those as [`AllocError`] and hand the value back.
 //!
+//! # Invariants
+//!
+//! Every `unsafe` block in this file relies on one of these, and says which.
+//!
+//! - **(S1) The bump window** `cur..end` lies in the current block's data (or both are
+//!   the dangling sentinel, with no current block), and no byte of it was handed out.
+//! - **(S2) Blocks stay until released**: every block in `head`, `chain` and `buffers` came
+//!   from `source` and goes back only when the scope ends, in `reset` (`&mut self`: no
+//!   value is borrowed), in `set_limit` (a current block nothing was allocated in) or in
+//!   `free_buffer` (by the collection that owns the buffer).
+//! - **(S3) Memory handed out is never handed out again** while the scope lives: it lies
+//!   behind `cur` (or in a retired or buffer block), and only `reset`, which needs
+//!   `&mut self`, moves `cur` back over it.
+//! - **(S4) Drop nodes** live in the scope's blocks next to complete values (a node is
+//!   pushed only after its values are written) or an `on_exit` closure; the chain runs
+//!   before any block is released (S2), newest first, each node once.
+//! - **(S5) A buffer block** holds one collection's buffer and nothing else; it is never
+//!   bumped into, and only that collection resizes or frees it, naming it by its data
+//!   pointer.
+//!
 //! # Nested scopes draw their own blocks
 //!
 //! APR sub-pools either share the parent's block from a checkpoint or take their own. A
@@ -304,8 +324,8 @@ impl<'p> Scope<'p> {
             // and `new_end <= end`: the allocation lies within the current block.
             let start = cur.with_addr(new_end - layout.size());
             self.cur.set(cur.with_addr(new_end));
-            // SAFETY: `start` is inside a block, so non-null (zero sizes never get here:
-            // `alloc_layout_inner` answers them without bumping).
+            // SAFETY: S1: `start` is inside the current block, so non-null (zero sizes
+            // never get here: `alloc_layout_inner` answers them without bumping).
             Some(unsafe { NonNull::new_unchecked(start) })
         } else {
             None
@@ -437,15 +457,17 @@ impl<'p> Scope<'p> {
     /// used once.
     #[inline(always)]
     unsafe fn commit_one<T>(&self, slot: Slot<T>, value: T) -> &mut T {
-        // SAFETY: (1) the slot is fresh memory for one `T`, aligned, owned by this scope.
+        // SAFETY: (1) S3: the slot is fresh memory for one `T`, aligned, owned by this
+        // scope.
         unsafe { slot.data.write(value) };
         if let Some(node) = slot.node {
-            // SAFETY: (2) the node slot lives in this scope's blocks until they are
+            // SAFETY: (2) S4: the node slot lives in this scope's blocks until they are
             // released, after the chain runs; the value is initialised and only reachable
             // through the `&mut` returned below, which cannot outlive the scope.
             unsafe { self.drops.push(node, DropNode::drop_slice(slot.data, 1)) };
         }
-        // SAFETY: (3) initialised above; borrowed from `self`, so it ends with the scope.
+        // SAFETY: (3) initialised above; borrowed from `self`, so it ends with the scope
+        // (S2, S3).
         unsafe { &mut *slot.data.as_ptr() }
     }
 
@@ -490,12 +512,12 @@ impl<'p> Scope<'p> {
         let init = partial.init;
         mem::forget(partial);
         if let (Some(node), true) = (slot.node, init > 0) {
-            // SAFETY: the node slot lives in this scope's blocks; the `init` values are
+            // SAFETY: S4: the node slot lives in this scope's blocks; the `init` values are
             // initialised and only reachable through the slice returned below.
             unsafe { self.drops.push(node, DropNode::drop_slice(slot.data, init)) };
         }
         // SAFETY: `init` values are initialised, aligned, in memory owned by the scope
-        // and handed out once; the slice borrows `self`.
+        // and handed out once (S3); the slice borrows `self`.
         unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), init) }
     }
 
@@ -712,10 +734,10 @@ impl<'p> Scope<'p> {
     #[inline]
     pub fn try_alloc_slice_copy<T: Copy>(&self, src: &[T]) -> Result<&mut [T], AllocError> {
         let slot = self.reserve_slice::<T>(src.len())?;
-        // SAFETY: the slot holds `src.len()` values of `T` and is fresh, so it cannot
+        // SAFETY: the slot holds `src.len()` values of `T` and is fresh (S3), so it cannot
         // overlap `src`.
         unsafe { ptr::copy_nonoverlapping(src.as_ptr(), slot.data.as_ptr(), src.len()) };
-        // SAFETY: initialised just above, owned by the scope and handed out once;
+        // SAFETY: initialised just above, owned by the scope and handed out once (S3);
         // `T: Copy` needs no drop node.
         Ok(unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), src.len()) })
     }
@@ -1135,8 +1157,8 @@ impl<'p> Scope<'p> {
             keep(block);
             return Err(error);
         }
-        // SAFETY: the block came from this source's `acquire_dedicated` (`alloc_buffer`),
-        // and on success the caller uses only the returned pointer.
+        // SAFETY: S5: the block came from this source's `acquire_dedicated`
+        // (`alloc_buffer`), and on success the caller uses only the returned pointer.
         let block = match unsafe { self.source.resize_dedicated(block, size) } {
             Ok(block) => block,
             Err((block, error)) => {
@@ -1163,7 +1185,7 @@ impl<'p> Scope<'p> {
         };
         self.reserved.set(self.reserved.get() - block.size());
         self.retired.set(self.retired.get() - buffer_of(&block).1);
-        // SAFETY: the block came from this source (`alloc_buffer`), is unlinked just
+        // SAFETY: S5: the block came from this source (`alloc_buffer`), is unlinked just
         // above, and the caller no longer uses its data.
         unsafe { self.source.release(block) };
     }
@@ -1233,8 +1255,8 @@ impl<'p> Scope<'p> {
         // SAFETY: the slot is fresh memory for one `F`, aligned, owned by this scope.
         unsafe { slot.data.write(f) };
         if let Some(node) = slot.node {
-            // SAFETY: the closure is initialised, the node lives in this scope's blocks
-            // until the chain has run, and nothing else can reach the closure's bytes.
+            // SAFETY: S4: the closure is initialised, the node lives in this scope's
+            // blocks until the chain has run, and nothing else can reach its bytes.
             unsafe { self.drops.push(node, DropNode::call_once(slot.data)) };
         }
         Ok(())
@@ -1288,8 +1310,8 @@ impl<'p> Scope<'p> {
             self.cur.set(sentinel);
             self.end.set(sentinel);
             self.reserved.set(self.reserved.get() - head.size());
-            // SAFETY: nothing was allocated from the block (the cursor is at its start, no
-            // older block and no drop node exist), and it was just unlinked from the scope.
+            // SAFETY: S2: nothing was allocated from the block (the cursor is at its start,
+            // no older block and no drop node exist), and it was just unlinked.
             unsafe { self.source.release(head) };
         }
     }
@@ -1343,8 +1365,8 @@ impl<'p> Scope<'p> {
     #[inline]
     pub fn reset(&mut self) {
         if !self.drops.is_empty() {
-            // SAFETY: `&mut self`: no reference to any value survives, nodes live in
-            // blocks that are still held.
+            // SAFETY: S4: `&mut self`: no reference to any value survives, and the nodes
+            // live in blocks that are still held.
             unsafe { self.drops.run_all() };
         }
         if !self.chain.get_mut().is_empty() || !self.buffers.get_mut().is_empty() {
@@ -1361,8 +1383,8 @@ impl<'p> Scope<'p> {
     fn release_all_but_head(&mut self) {
         let mut older = self.chain.take();
         older.prepend(self.buffers.take());
-        // SAFETY: `&mut self`: no reference into any block survives (values, buffers of
-        // collections and their owners all borrow the scope), and every value was
+        // SAFETY: S2: `&mut self`: no reference into any block survives (values, buffers
+        // of collections and their owners all borrow the scope), and every value was
         // dropped before `reset` called this.
         unsafe { self.release_list(&mut older) };
         let head_size = self.head.get_mut().as_ref().map_or(0, Block::size);
@@ -1391,7 +1413,7 @@ impl Drop for Scope<'_> {
             && self.buffers.get_mut().is_empty()
         {
             if let Some(head) = self.head.get_mut().take() {
-                // SAFETY: the scope is ending and nothing needs dropping; `head` is its
+                // SAFETY: S2: the scope is ending and nothing needs dropping; `head` is its
                 // only block, taken from its source, and no reference into it can be used
                 // again (they all borrow the scope).
                 unsafe { self.source.release(head) };
@@ -1416,15 +1438,15 @@ impl Scope<'_> {
                 if let Some(head) = scope.head.take() {
                     blocks.push(head);
                 }
-                // SAFETY: the scope is ending and every destructor has run (this guard
-                // drops after `run_all`): nothing uses any block again.
+                // SAFETY: S2, S4: the scope is ending and every destructor has run (this
+                // guard drops after `run_all`): nothing uses any block again.
                 unsafe { scope.release_list(&mut blocks) };
             }
         }
 
         let _release = Release(self);
-        // SAFETY: the scope is ending, so no reference to its values can be used again
-        // (they all borrow the scope), and the nodes' blocks are released only afterwards.
+        // SAFETY: S4: the scope is ending, so no reference to its values can be used
+        // again (they all borrow the scope), and the nodes' blocks are released after.
         unsafe { self.drops.run_all() };
     }
 }

@@ -26,13 +26,17 @@
 //! `boost::pool` never gives memory back. A class that is never empty keeps its blocks
 //! (telling which block of a class is empty would need a count per block).
 //!
-//! # Safety argument
+//! # Invariants
 //!
-//! The pool is `!Sync` (it is all `Cell`s), so one thread at a time. A chunk is either
-//! live (the caller's), on its class's free list, or not yet carved; `allocate` moves it
-//! from the list or the carving range to live, `deallocate` (unsafe: the caller promises
-//! the pointer came from this pool with this layout) back to the list. Blocks are owned
-//! by exactly one class's chain and returned only when the class has no live chunk.
+//! The pool is `!Sync` (it is all `Cell`s), so one thread at a time.
+//!
+//! - **(C1) A chunk is in one place**: live (the caller's), on its class's free list, or
+//!   not yet carved (between the class's `cursor` and `end`, in its newest block).
+//!   `allocate` moves it from the list or the carving range to live, `deallocate`
+//!   (`unsafe`: the caller promises the pointer came from this pool with this layout)
+//!   back to the list. A listed chunk's first word links the next.
+//! - **(C2) A class's blocks** are owned by its `BlockList` and go back only when the class
+//!   has no live chunk, its free list and carving range cleared at the same moment.
 
 #![expect(
     clippy::cast_ptr_alignment,
@@ -105,8 +109,8 @@ impl Class {
     /// and that is not on the list already.
     #[inline]
     unsafe fn push_free(&self, chunk: *mut u8) {
-        // SAFETY: the caller guarantees a chunk of this class that nobody uses, so its
-        // first (aligned) word is ours to write the link into.
+        // SAFETY: C1: the caller guarantees a chunk of this class that nobody uses, so
+        // its first (aligned) word is ours to write the link into.
         unsafe { chunk.cast::<*mut u8>().write(self.free.get()) };
         self.free.set(chunk);
     }
@@ -256,9 +260,8 @@ impl SizeClassPool {
         let chunk = if head.is_null() {
             self.carve(index)?
         } else {
-            // SAFETY: a non-null head is a chunk on this class's free list, whose first
-            // word (16-aligned, at least 16 bytes) holds the next chunk, written by
-            // `deallocate`.
+            // SAFETY: C1: a non-null head is a chunk on this class's free list, whose first
+            // word (16-aligned, at least 16 bytes) holds the next chunk.
             class.free.set(unsafe { head.cast::<*mut u8>().read() });
             head
         };
@@ -275,7 +278,7 @@ impl SizeClassPool {
         let size = class_size(index);
         let cursor = class.cursor.get();
         if !cursor.is_null() && (class.end.get() as usize) - (cursor as usize) >= size {
-            // SAFETY: `cursor + size <= end`, both in the newest block's data.
+            // SAFETY: C1: `cursor + size <= end`, both in the newest block's data.
             class.cursor.set(unsafe { cursor.add(size) });
             return Ok(cursor);
         }
@@ -351,8 +354,8 @@ impl SizeClassPool {
             "deallocate: {ptr:p} is not a chunk of the {}-byte class: wrong layout or pool",
             class_size(index)
         );
-        // SAFETY: the caller guarantees `ptr` is a live chunk of this class that nobody
-        // uses any more.
+        // SAFETY: C1: the caller guarantees `ptr` is a live chunk of this class that
+        // nobody uses any more.
         unsafe { class.push_free(ptr.as_ptr()) };
         let live = class.live.get() - 1;
         class.live.set(live);
@@ -376,14 +379,17 @@ impl SizeClassPool {
         owns
     }
 
-    /// Gives every block of an empty class back to the block pool.
+    /// Gives every block of an empty class back to the block pool; does nothing while the
+    /// class has a live chunk (its blocks are in use).
     fn release_class(&self, index: usize) {
         let class = &self.classes[index];
-        debug_assert_eq!(class.live.get(), 0, "only empty classes give blocks back");
+        if class.live.get() != 0 {
+            return;
+        }
         let mut blocks = class.blocks.take();
         while let Some(block) = blocks.pop() {
-            // SAFETY: the block came from this block pool's `acquire`, and the class has
-            // no live chunk in it: free-list and carving pointers into it are cleared
+            // SAFETY: C2: the block came from this block pool's `acquire`, and the class
+            // has no live chunk in it: free-list and carving pointers into it are cleared
             // right below, before any further use.
             unsafe { self.blocks.cache().release(block) };
         }

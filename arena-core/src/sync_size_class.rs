@@ -24,14 +24,16 @@
 //!   freeing thread's cache and travels on through the depot.
 //! - Zero sizes, sizes above 1024 bytes and alignments above 16 bypass the caches.
 //!
-//! # Why it is sound
+//! # Why it is sound (the invariants)
 //!
-//! - A chunk is in exactly one place: a caller's hands, one thread's cache, or the shared
-//!   pool (its free list or uncarved range). Caches are touched only by their own thread
-//!   (`PerThread::with` hands each thread its own) or through `&mut self`.
-//! - Chunks in thread caches and in the depot count as live in the shared pool, so no
-//!   class that has such a chunk ever gives its block back: cached chunks never dangle while the pool
-//!   lives; when the pool drops, the caches are dropped without touching their chunks.
+//! - **(Y1) A chunk is in exactly one place**: a caller's hands, one thread's cache list
+//!   or a depot batch of its class, or the shared pool (its free list or uncarved range).
+//!   A cache list is touched only by the thread that holds it (`PerThread::with` hands
+//!   each thread its own) or through `&mut self`; depot batches only under the lock. A
+//!   listed chunk's first word links the next.
+//! - **(Y2) Cached chunks count as live** in the shared pool, so no class that has such a
+//!   chunk ever gives its block back: cached chunks never dangle while the pool lives;
+//!   when the pool drops, the caches are dropped without touching their chunks.
 //! - `Sync` follows from `Mutex<Shared>` and `PerThread<ThreadCache>` (`Sync` for any
 //!   `Send` value; `ThreadCache` is `Send`, see its `unsafe impl`).
 //! - What this costs: up to `2 * CACHE_BATCH` chunks per class per thread are idle in a
@@ -69,7 +71,7 @@ impl CachedClass {
     #[inline]
     #[expect(clippy::cast_ptr_alignment, reason = "chunks are 16-aligned, see size_class")]
     unsafe fn push(&self, chunk: *mut u8) {
-        // SAFETY: the caller hands over an unused chunk, 16-aligned and at least a word
+        // SAFETY: Y1: the caller hands over an unused chunk, 16-aligned and at least a word
         // long, so its first word is ours to hold the link.
         unsafe { chunk.cast::<*mut u8>().write(self.head.get()) };
         self.head.set(chunk);
@@ -80,7 +82,7 @@ impl CachedClass {
     #[inline]
     fn pop(&self) -> Option<NonNull<u8>> {
         let head = NonNull::new(self.head.get())?;
-        // SAFETY: a listed chunk's first word holds the next link, written by `push`.
+        // SAFETY: Y1: a listed chunk's first word holds the next link, written by `push`.
         self.head.set(unsafe { head.cast::<*mut u8>().read() });
         self.count.set(self.count.get() - 1);
         Some(head)
@@ -98,7 +100,7 @@ impl CachedClass {
         }
         let mut last = head;
         let mut taken = 1;
-        // SAFETY: a listed chunk's first word holds the next link (`push`).
+        // SAFETY: Y1: a listed chunk's first word holds the next link (`push`).
         let mut next = unsafe { last.cast::<*mut u8>().read() };
         while taken < count && !next.is_null() {
             last = next;
@@ -114,8 +116,13 @@ impl CachedClass {
     }
 
     /// Takes `batch` as the whole list.
+    ///
+    /// # Safety
+    ///
+    /// `batch` holds free chunks of this list's class (`pop` hands them out as such):
+    /// one `detach` made, from a list of the same class.
     #[expect(clippy::needless_pass_by_value, reason = "the batch is handed over")]
-    fn attach(&self, batch: Batch) {
+    unsafe fn attach(&self, batch: Batch) {
         debug_assert!(self.head.get().is_null(), "attach to an empty list only");
         self.head.set(batch.head);
         self.count.set(batch.count);
@@ -148,9 +155,9 @@ impl Shared {
             for batch in batches.drain(..) {
                 let mut chunk = batch.head;
                 while let Some(p) = NonNull::new(chunk) {
-                    // SAFETY: a batch chunk's first word holds the next link (`detach`).
+                    // SAFETY: Y1: a batch chunk's first word holds the next link (`detach`).
                     chunk = unsafe { p.cast::<*mut u8>().read() };
-                    // SAFETY: a depot chunk is a live chunk of class `index` of this pool
+                    // SAFETY: Y1, Y2: a depot chunk is a live chunk of class `index` of this pool
                     // (allocated with its class layout), unused, now out of the depot.
                     unsafe { self.pool.deallocate(p, layout) };
                 }
@@ -283,7 +290,9 @@ impl SyncSizeClassPool {
         let mut shared = lock(&self.shared);
         if let Some(batch) = shared.depot[index].pop() {
             drop(shared);
-            class.attach(batch);
+            // SAFETY: Y1: `depot[index]` holds only batches detached from lists of class
+            // `index` (`give_back`), and `class` is this thread's list of that class.
+            unsafe { class.attach(batch) };
             return Ok(class.pop().unwrap_or_else(|| unreachable!("a depot batch is not empty")));
         }
         let layout = size_class::class_layout(index);

@@ -31,8 +31,16 @@
 //!   child scope bumps in blocks of its own, so a vector of an outer scope can never grow
 //!   over an inner scope's values (bump-scope's advisory GHSA-xhx6-q96x-pf9c); tested in
 //!   `tests/all/collections.rs`.
-//! - A buffer block holds nothing but the buffer and is never the scope's current block,
-//!   so resizing or freeing it touches nobody else's memory.
+//! - A buffer block holds nothing but the buffer and is kept apart from the blocks the
+//!   scope bumps in, so resizing or freeing it touches nobody else's memory.
+//!
+//! # Invariants
+//!
+//! - **(A1) The buffer**: `ptr` is dangling when `cap` is 0 or `T` is zero-sized; else it
+//!   is a live allocation of `cap` elements in the scope, owned by this vector alone: a
+//!   bump allocation (`own_block` false), or the data start of a buffer block of its own
+//!   (`own_block` true, the scope's S5).
+//! - **(A2) The elements**: `len <= cap`, and exactly the first `len` are initialised.
 
 use core::alloc::Layout;
 use core::fmt;
@@ -292,7 +300,7 @@ impl<'s, T> ArenaVec<'s, T> {
         if self.len == self.cap {
             self.grow_for(1).unwrap_or_else(|e| fail(e));
         }
-        // SAFETY: `len < cap`: the slot is inside the buffer and uninitialised.
+        // SAFETY: A1, A2: `len < cap`: the slot is inside the buffer and uninitialised.
         unsafe { self.slot(self.len).write(value) };
         self.len += 1;
     }
@@ -320,7 +328,7 @@ impl<'s, T> ArenaVec<'s, T> {
         {
             return Err(TryAllocError::new(error, value));
         }
-        // SAFETY: `len < cap` now: the slot is inside the buffer and uninitialised.
+        // SAFETY: A1, A2: `len < cap` now: the slot is inside the buffer, uninitialised.
         unsafe { self.slot(self.len).write(value) };
         self.len += 1;
         Ok(())
@@ -342,8 +350,8 @@ impl<'s, T> ArenaVec<'s, T> {
             return None;
         }
         self.len -= 1;
-        // SAFETY: the slot at the old last index is initialised and now outside `len`,
-        // so it is read exactly once.
+        // SAFETY: A2: the slot at the old last index is initialised and now outside
+        // `len`, so it is read exactly once.
         Some(unsafe { self.slot(self.len).read() })
     }
 
@@ -589,8 +597,8 @@ impl<'s, T> ArenaVec<'s, T> {
     #[must_use]
     #[inline]
     pub fn as_slice(&self) -> &[T] {
-        // SAFETY: `ptr` is aligned and non-null (dangling only when `len` is 0 or `T` is
-        // zero-sized) and the first `len` elements are initialised.
+        // SAFETY: A1: `ptr` is aligned and non-null (dangling only when `len` is 0 or `T`
+        // is zero-sized); A2: the first `len` elements are initialised.
         unsafe { &*ptr::slice_from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
@@ -638,7 +646,7 @@ impl<'s, T> ArenaVec<'s, T> {
         let old_ptr = self.ptr.cast::<u8>();
         if self.own_block {
             // Regime 3: resize the block (`realloc`), page-filled.
-            // SAFETY: `ptr` is this vector's live buffer block, allocated with `T`'s
+            // SAFETY: A1: `ptr` is this vector's own buffer block, allocated with `T`'s
             // alignment, and only the returned pointer is used afterwards.
             let (ptr, bytes) = unsafe { self.scope.grow_buffer(old_ptr, wanted) }?;
             self.ptr = ptr.cast();
@@ -774,8 +782,8 @@ impl<T> Drop for ArenaVec<'_, T> {
                 }
                 let ptr = v.ptr.cast::<u8>();
                 if v.own_block {
-                    // SAFETY: the buffer is this vector's live block, allocated with
-                    // `T`'s alignment; the vector is being dropped.
+                    // SAFETY: A1: the buffer is this vector's own block; the vector is
+                    // being dropped, so nothing uses it afterwards.
                     unsafe { v.scope.free_buffer(ptr) };
                 } else if let Ok(layout) = Layout::array::<T>(v.cap) {
                     // SAFETY: a live allocation of `layout`, unused from here on.
@@ -785,7 +793,7 @@ impl<T> Drop for ArenaVec<'_, T> {
         }
         let guard = FreeBuffer(self);
         let v = &mut *guard.0;
-        // SAFETY: the first `len` elements are initialised and dropped once here.
+        // SAFETY: A2: the first `len` elements are initialised and dropped once here.
         unsafe { ptr::drop_in_place(ptr::slice_from_raw_parts_mut(v.ptr.as_ptr(), v.len)) };
     }
 }
