@@ -1,0 +1,11 @@
+// `RowIndex::remove` consumes the handle: a row cannot be swap-removed twice through it.
+use arena_core::RowIndex;
+
+fn main() {
+    RowIndex::with(|mut index| {
+        let h = index.insert();
+        let _ = index.insert();
+        index.remove(h);
+        index.remove(h);
+    });
+}

@@ -1,0 +1,12 @@
+// A handle of one `RowIndex` is a type error on another: each has its own brand.
+use arena_core::RowIndex;
+
+fn main() {
+    RowIndex::with(|mut a| {
+        RowIndex::with(|mut b| {
+            let h = a.insert();
+            let _ = b.insert();
+            let _ = b.remove(h);
+        });
+    });
+}

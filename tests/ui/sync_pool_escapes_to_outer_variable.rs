@@ -1,0 +1,11 @@
+// A `SyncPool` cannot leave `SyncPool::with`'s closure through a variable declared outside
+// it: its brand, and so its handles, would outlive the closure.
+use arena_core::SyncPool;
+
+fn main() {
+    let mut outside = None;
+    SyncPool::with(|pool: SyncPool<'_, u32>| {
+        outside = Some(pool);
+    });
+    drop(outside);
+}
