@@ -38,7 +38,7 @@ unsafe impl Allocator for &Scope<'_> {
     #[inline]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.
-        unsafe { self.give_back_tip(ptr, layout) };
+        unsafe { self.bump().give_back_tip(ptr, layout) };
     }
 
     unsafe fn grow(
@@ -48,7 +48,7 @@ unsafe impl Allocator for &Scope<'_> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
-        if unsafe { self.resize_tip(ptr, old_layout, new_layout) } {
+        if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         // SAFETY: growing means `old_layout.size() <= new_layout.size()`; `ptr` is live.
@@ -62,7 +62,7 @@ unsafe impl Allocator for &Scope<'_> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
-        if unsafe { self.resize_tip(ptr, old_layout, new_layout) } {
+        if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         if ptr.as_ptr().addr().is_multiple_of(new_layout.align()) {

@@ -240,32 +240,13 @@ pub(crate) fn standard_block_size(bytes: usize) -> usize {
 }
 
 /// The public API of a block cache, shared by [`BlockPool`] and
-/// [`LocalBlockPool`](crate::LocalBlockPool): every method forwards to the cache.
+/// [`LocalBlockPool`](crate::LocalBlockPool): every method forwards to the cache. (Their
+/// `scope` method lives with [`Scope`](crate::Scope), in `scope.rs`: the pools know
+/// nothing of scopes.)
 /// `$setup` is the doc examples' first line, making `pool`.
 macro_rules! block_cache_api {
     ($ty:ty, $setup:literal) => {
         impl $ty {
-            /// Opens a scope that draws its blocks from this pool and gives them back when
-            /// it ends.
-            ///
-            /// If the pool has a block that a scope just gave back (its "hot" block), the
-            /// new scope starts with it, so its first allocation is a plain bump;
-            /// otherwise it takes a block at its first allocation.
-            ///
-            /// # Examples
-            ///
-            /// ```
-            #[doc = $setup]
-            /// let scope = pool.scope();
-            /// let s = scope.alloc_str("hello");
-            /// assert_eq!(s, "hello");
-            /// ```
-            #[inline]
-            #[must_use]
-            pub fn scope(&self) -> $crate::Scope<'_> {
-                $crate::Scope::from_pool(&self.cache)
-            }
-
             /// Total bytes of a standard block, header included (what is asked of malloc).
             ///
             /// # Examples

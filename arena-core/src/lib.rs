@@ -104,6 +104,7 @@ mod arena;
 mod block;
 mod block_pool;
 mod brand;
+mod bump;
 mod drop_list;
 mod error;
 mod handle;

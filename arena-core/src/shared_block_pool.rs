@@ -403,6 +403,14 @@ pub struct LocalBlockPool<'s> {
     cache: BlockCache<'s>,
 }
 
+impl<'s> LocalBlockPool<'s> {
+    /// The cache, for the scopes built on it.
+    #[inline]
+    pub(crate) fn cache(&self) -> &BlockCache<'s> {
+        &self.cache
+    }
+}
+
 block_cache_api!(
     LocalBlockPool<'_>,
     "let shared = arena_core::SharedBlockPool::new();\nlet pool = shared.local();"
