@@ -105,6 +105,7 @@ mod block;
 mod block_pool;
 mod brand;
 mod bump;
+mod chunk_stack;
 mod drop_list;
 mod error;
 mod handle;
