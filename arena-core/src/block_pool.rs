@@ -154,7 +154,7 @@ pub struct BlockPool {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct PoolStats {
+pub struct BlockPoolStats {
     /// Bytes of every standard block.
     pub block_size: usize,
     /// Blocks held by scopes now, dedicated ones included.
@@ -394,7 +394,7 @@ macro_rules! block_cache_api {
             /// assert_eq!((stats.live_blocks, stats.dedicated_blocks), (0, 0));
             /// ```
             #[must_use]
-            pub fn stats(&self) -> $crate::PoolStats {
+            pub fn stats(&self) -> $crate::BlockPoolStats {
                 self.cache.stats()
             }
         }
@@ -484,11 +484,11 @@ impl<'s> BlockCache<'s> {
         freed
     }
 
-    pub(crate) fn stats(&self) -> PoolStats {
+    pub(crate) fn stats(&self) -> BlockPoolStats {
         let cached = self.cached();
         let standard_live = self.standard_total.get() - cached;
         let dedicated = self.dedicated_live.get();
-        PoolStats {
+        BlockPoolStats {
             block_size: self.block_size,
             live_blocks: standard_live + dedicated,
             dedicated_blocks: dedicated,
@@ -567,7 +567,7 @@ impl<'s> BlockCache<'s> {
     fn refill(&self, upstream: &dyn Upstream) -> Result<Block, AllocError> {
         let mut want = upstream.refill_batch();
         if let Some(limit) = self.limit.get() {
-            LimitKind::Pool.check(limit, self.held_bytes(), self.block_size)?;
+            LimitKind::BlockPool.check(limit, self.held_bytes(), self.block_size)?;
             want = want.min((limit - self.held_bytes()) / self.block_size);
         }
         let (mut batch, fresh) = upstream.take(want)?;
@@ -621,7 +621,7 @@ impl<'s> BlockCache<'s> {
         let old = block.size();
         debug_assert!(old > self.block_size && size > self.block_size, "not a dedicated block");
         if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old))
-            && let Err(e) = LimitKind::Pool.check(limit, self.held_bytes(), more)
+            && let Err(e) = LimitKind::BlockPool.check(limit, self.held_bytes(), more)
         {
             return Err((block, e));
         }
@@ -721,7 +721,7 @@ impl<'s> BlockCache<'s> {
         match self.upstream {
             Some(upstream) => {
                 if let Some(limit) = self.limit.get() {
-                    LimitKind::Pool.check(limit, self.held_bytes(), self.block_size)?;
+                    LimitKind::BlockPool.check(limit, self.held_bytes(), self.block_size)?;
                 }
                 let block = upstream.allocate_block()?;
                 self.system_allocations.set(self.system_allocations.get() + 1);
@@ -734,7 +734,7 @@ impl<'s> BlockCache<'s> {
     /// A new system block, if the limit allows it.
     fn allocate_block(&self, size: usize, align: usize) -> Result<Block, AllocError> {
         if let Some(limit) = self.limit.get() {
-            LimitKind::Pool.check(limit, self.held_bytes(), size)?;
+            LimitKind::BlockPool.check(limit, self.held_bytes(), size)?;
         }
         let block = Block::allocate(size, align)?;
         self.system_allocations.set(self.system_allocations.get() + 1);

@@ -131,18 +131,18 @@ mod sync_size_class;
 mod vec;
 
 pub use arena::Arena;
-pub use block_pool::{BlockPool, DEFAULT_BLOCK_SIZE, PoolStats};
+pub use block_pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 pub use brand::Brand;
 pub use error::{AllocError, LimitKind, TryAllocError};
 pub use handle::{Handle, Key};
 pub use new_macro::ArenaNew;
-pub use pool::{Pool, SlotStats};
+pub use pool::{Pool, PoolStats};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
 pub use secondary_map::SecondaryMap;
 #[cfg(feature = "std")]
 pub use shared_block_pool::{
-    LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedPoolStats,
+    LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedBlockPoolStats,
 };
 pub use size_class::{MAX_CLASS_SIZE, SizeClassPool, SizeClassStats};
 pub use string::ArenaString;

@@ -148,7 +148,7 @@ pub struct Pool<'id, T> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct SlotStats {
+pub struct PoolStats {
     /// Values in the pool.
     pub live: usize,
     /// Vacant slots (reusable or retired).
@@ -732,8 +732,8 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     #[must_use]
-    pub fn stats(&self) -> SlotStats {
-        SlotStats {
+    pub fn stats(&self) -> PoolStats {
+        PoolStats {
             live: self.len,
             free: self.slots.len() - self.len,
             capacity: self.capacity(),

@@ -54,6 +54,9 @@ use crate::size_class::{self, CLASSES, SizeClassPool, SizeClassStats};
 use crate::sync::{Mutex, lock};
 
 /// Chunks a thread's cache takes from (or gives back to) the shared pool at once.
+///
+/// A tuning value, exported for tests and benchmarks that size against it: not a promise,
+/// it may change in any release.
 pub const CACHE_BATCH: usize = 32;
 
 /// One class of a thread's cache: its free chunks (Y1; a `ChunkStack`'s K1) and how many.
