@@ -96,7 +96,8 @@ impl<'id, T> ArenaNew<T> for &mut Pool<'id, T> {
     }
 }
 
-/// Allocates a value in a scope or a pool, like seed 000's `STD_NEW(alloc, Type)`.
+/// Allocates a value in a scope or a pool, like the `STD_NEW(alloc, Type)` macro of C++
+/// scope allocators.
 ///
 /// - `arena_new!(place, T)` default-constructs a `T` (also `path::T` and `T::<Args>`);
 /// - `arena_new!(place, T { field: value, .. })`, or any other expression, moves it in;

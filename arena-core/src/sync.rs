@@ -5,8 +5,8 @@
 //! Why `parking_lot`: it spins adaptively before it parks a waiting thread. With std's
 //! `Mutex` a thread that found the size-class pool's lock taken (held while a block is
 //! carved) went to sleep on a futex, and waking it cost more than the whole critical
-//! section: W3 on two threads ran slower than on one (33 -> 44 ms); with `parking_lot`
-//! it runs 1.7-1.9x faster (BENCHMARKS.md, W3-2t).
+//! section, and the size-class workload ran slower on two threads than on one; with
+//! `parking_lot` the second thread adds throughput (BENCHMARKS.md, W3-2t).
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

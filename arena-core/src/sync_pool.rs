@@ -72,8 +72,8 @@ impl fmt::Debug for SyncHandle<'_> {
 ///
 /// A thread inserts into the shard of its thread index (threads spread over the shards
 /// round-robin; [`default_shards`](SyncPool::default_shards) is twice the parallelism),
-/// so threads working on their own values take uncontended locks: W4 on two threads runs
-/// 1.75-2x the throughput of one (sharded-slab 1.9x, `Mutex<Slab>` 0.13x). A
+/// so threads working on their own values take uncontended locks and a second thread
+/// adds throughput, where one lock around one pool would make them take turns. A
 /// [`SyncHandle`] remembers its shard, so `remove` and access work from any thread; it is
 /// neither `Copy` nor `Clone`, and every shard carries the pool's brand, so a handle is
 /// proof of a live value in this pool. `Sync` exactly when `T: Send`. On one thread each

@@ -2,10 +2,11 @@
 //! one `Mutex`, with a cache of chunks per thread in front of it so that the fast path
 //! takes no lock.
 //!
-//! Seed 002's locked pools (`boost::pool` and ACE with a lock) put one lock around every
-//! call: on one thread that costs two lock/unlock pairs per free-and-allocate, and two
-//! threads take turns (BENCHMARKS.md: a `Mutex` around a slab per size class runs W3 4-6x
-//! slower on two threads than on one). Here, as in tcmalloc's thread caches:
+//! The classic locked pools (`boost::pool` and ACE's allocators with a lock) put one lock
+//! around every call: on one thread that costs two lock/unlock pairs per
+//! free-and-allocate, and two threads take turns (BENCHMARKS.md measures a `Mutex` around
+//! a slab per size class: slower on two threads than on one). Here, as in tcmalloc's
+//! thread caches:
 //!
 //! - Each thread has, per class, a list of free chunks (`ThreadCache`, found through
 //!   per-object thread-local storage, `per_thread.rs`). `allocate` pops from it and
@@ -159,8 +160,9 @@ impl ThreadCache {
 /// reaches twice that gives a batch back; only an empty depot carves chunks under the
 /// lock. Chunks may be freed on any thread. Chunks in caches and in the depot count as
 /// live in [`stats`](Self::stats); [`flush`](Self::flush) gives the calling thread's back,
-/// [`trim`](Self::trim) empties the depot. W3 on one thread costs 1.2x the unlocked
-/// pool; on two threads it runs 1.7-1.9x the throughput of one.
+/// [`trim`](Self::trim) empties the depot. On one thread it costs a little more than the
+/// unlocked [`SizeClassPool`] (a per-thread lookup per call); threads do not take turns.
+/// BENCHMARKS.md has the figures.
 ///
 /// # Examples
 ///

@@ -1,11 +1,12 @@
-//! [`ArenaVec`]: a growable vector whose buffer lives in a scope, grown the way seed 001
-//! taught: fill what the allocator would hand out anyway, never leave a trail of copies.
+//! [`ArenaVec`]: a growable vector whose buffer lives in a scope, grown the way
+//! page-rounded strings taught (docs/seeds.md): fill what the allocator would hand out
+//! anyway, never leave a trail of copies.
 //!
 //! # Growth policy
 //!
 //! A bump arena cannot free a buffer in the middle, so a vector that doubles blindly
-//! leaves every outgrown buffer behind until the scope ends: bumpalo's `String` holds
-//! about 4x its final capacity after a million pushes (W6). `ArenaVec` grows in three
+//! leaves every outgrown buffer behind until the scope ends (bumpalo's `String` holds a
+//! multiple of its final capacity; BENCHMARKS.md, W6). `ArenaVec` grows in three
 //! regimes, each chosen so that the bytes the scope holds stay close to the capacity:
 //!
 //! 1. **At the tip** (nothing allocated after the buffer): grow in place, doubling, up to
@@ -19,7 +20,7 @@
 //!    of copying), and dropping the vector gives the block back at once.
 //!
 //! So the bytes held are the final capacity plus at most one standard block and the
-//! page rounding: 1.01x after 1 M one-byte pushes (BENCHMARKS.md, W6).
+//! page rounding (BENCHMARKS.md, W6, has the figures).
 //!
 //! # Safety
 //!
@@ -78,9 +79,10 @@ const fn min_capacity(size: usize) -> usize {
 ///    which `realloc` resizes from then on (large blocks are remapped, not copied) and
 ///    which goes back to the pool as soon as the vector drops.
 ///
-/// After a million one-byte pushes the scope holds 1.01x the capacity (bumpalo's
-/// `String`: 4x). A child scope bumps in blocks of its own, so a vector of an outer
-/// scope can never grow over an inner scope's values.
+/// So the scope holds little more than the final capacity (at most one standard block and
+/// the page rounding more; a vector that doubles by copying in a bump arena leaves every
+/// outgrown buffer behind). A child scope bumps in blocks of its own, so a vector of an
+/// outer scope can never grow over an inner scope's values.
 ///
 /// # Panics
 ///
