@@ -121,6 +121,7 @@ mod secondary_map;
 #[cfg(feature = "std")]
 mod shared_block_pool;
 mod size_class;
+mod slots;
 mod source;
 mod string;
 #[cfg(feature = "std")]
@@ -137,7 +138,7 @@ pub use brand::Brand;
 pub use error::{AllocError, LimitKind, TryAllocError};
 pub use handle::{Handle, Key};
 pub use new_macro::ArenaNew;
-pub use pool::{Pool, PoolStats};
+pub use pool::{Pool, PoolStats, VacantEntry};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
 pub use secondary_map::SecondaryMap;

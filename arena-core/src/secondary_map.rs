@@ -99,13 +99,13 @@ impl<'id, V> SecondaryMap<'id, V> {
         self.brand = Some(key.brand());
         let entry = &mut self.entries[i];
         match entry {
-            Some((version, old)) if *version == key.version_nonzero() => {
+            Some((version, old)) if *version == key.version() => {
                 Some(core::mem::replace(old, value))
             }
-            Some((version, _)) if *version > key.version_nonzero() => None,
+            Some((version, _)) if *version > key.version() => None,
             _ => {
                 let was_empty = entry.is_none();
-                let stale = entry.replace((key.version_nonzero(), value));
+                let stale = entry.replace((key.version(), value));
                 if was_empty {
                     self.len += 1;
                 }
@@ -130,7 +130,7 @@ impl<'id, V> SecondaryMap<'id, V> {
     #[must_use]
     pub fn get(&self, key: Key<'id>) -> Option<&V> {
         match self.entries.get(key.index()) {
-            Some(Some((version, value))) if *version == key.version_nonzero() => Some(value),
+            Some(Some((version, value))) if *version == key.version() => Some(value),
             _ => None,
         }
     }
@@ -151,7 +151,7 @@ impl<'id, V> SecondaryMap<'id, V> {
     #[must_use]
     pub fn get_mut(&mut self, key: Key<'id>) -> Option<&mut V> {
         match self.entries.get_mut(key.index()) {
-            Some(Some((version, value))) if *version == key.version_nonzero() => Some(value),
+            Some(Some((version, value))) if *version == key.version() => Some(value),
             _ => None,
         }
     }
@@ -171,7 +171,7 @@ impl<'id, V> SecondaryMap<'id, V> {
     /// ```
     pub fn remove(&mut self, key: Key<'id>) -> Option<V> {
         let entry = self.entries.get_mut(key.index())?;
-        if entry.as_ref().is_some_and(|(version, _)| *version == key.version_nonzero()) {
+        if entry.as_ref().is_some_and(|(version, _)| *version == key.version()) {
             self.len -= 1;
             entry.take().map(|(_, value)| value)
         } else {
