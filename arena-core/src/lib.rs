@@ -110,6 +110,7 @@ mod chunk_stack;
 mod drop_list;
 mod error;
 mod handle;
+mod key_pool;
 mod new_macro;
 #[cfg(feature = "std")]
 mod per_thread;
@@ -137,11 +138,12 @@ pub use block_pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 pub use brand::Brand;
 pub use error::{AllocError, LimitKind, TryAllocError};
 pub use handle::{Handle, Key};
+pub use key_pool::{KeyPool, KeyVacantEntry, PoolKey};
 pub use new_macro::ArenaNew;
 pub use pool::{Pool, PoolStats, VacantEntry};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
-pub use secondary_map::SecondaryMap;
+pub use secondary_map::{SecondaryEntry, SecondaryMap, SlotKey};
 #[cfg(feature = "std")]
 pub use shared_block_pool::{
     LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedBlockPoolStats,

@@ -243,6 +243,27 @@ impl<T> Slots<T> {
         unsafe { &mut self.entries.get_unchecked_mut(i).value }
     }
 
+    /// The values of `indices`, mutably at once.
+    ///
+    /// # Safety
+    ///
+    /// Every index is in bounds and occupied, and no two are equal.
+    pub(crate) unsafe fn get_disjoint_unchecked_mut<const N: usize>(
+        &mut self,
+        indices: [u32; N],
+    ) -> [&mut T; N] {
+        let base = self.entries.as_mut_ptr();
+        indices.map(|index| {
+            // SAFETY: in bounds (caller), so within the buffer.
+            let slot = unsafe { base.add(index as usize) };
+            // SAFETY: the indices are distinct, so the borrows are disjoint, and `&mut
+            // self` makes them exclusive.
+            let slot = unsafe { &mut *slot };
+            // SAFETY: L1: occupied (caller), so `value` is the initialised field.
+            unsafe { &mut *slot.value }
+        })
+    }
+
     /// Whether slot `index` is occupied and owned: what a branded handle proves.
     #[inline]
     pub(crate) fn is_owned(&self, index: u32) -> bool {

@@ -14,6 +14,7 @@ mod collections;
 mod common;
 mod drops;
 mod errors;
+mod key_pool;
 mod model;
 mod nested;
 mod pool;
