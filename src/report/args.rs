@@ -19,7 +19,7 @@ pub struct Options {
 
 /// `--help`'s text.
 pub const HELP: &str = "\
-arena-kit report: the seed workloads (shared/WORKLOADS.md), arena-kit against Box and the
+arena-kit report: the seed workloads (docs/workloads.md), arena-kit against Box and the
 best Rust crates, side by side in one process.
 
 USAGE:

@@ -1,4 +1,4 @@
-//! The seed workloads of `shared/WORKLOADS.md`, one module each, every contender a plain
+//! The seed workloads of `docs/workloads.md`, one module each, every contender a plain
 //! function `fn(n) -> u64` that runs the workload at size `n` and returns a checksum of
 //! what it built. Equal checksums across contenders show that none is faster by doing
 //! less; the tests check them and the benches time them.
