@@ -170,8 +170,9 @@ impl<T> fmt::Debug for PoolKey<T> {
 ///
 /// # Cost
 ///
-/// As [`Pool`](crate::Pool): a slot is the value or a `u32`, plus a `u32` of meta; insert
-/// and remove are a free-list pop and push; a lookup is a bounds check and a compare.
+/// As [`Pool`](crate::Pool): a slot is the value (or a `u32`) and a `u32` of meta, side by
+/// side; insert and remove are a free-list pop and push; a lookup is a bounds check and
+/// one compare, in one cache line.
 ///
 /// # Examples
 ///
@@ -362,7 +363,7 @@ impl<T> KeyPool<T> {
     #[inline]
     #[must_use]
     pub fn get(&self, key: PoolKey<T>) -> Option<&T> {
-        self.slots.get(key.index, key.version)
+        self.slots.get_unowned(key.index, key.version)
     }
 
     /// The value of `key`, mutably, if it is still in the pool.
@@ -378,7 +379,7 @@ impl<T> KeyPool<T> {
     #[inline]
     #[must_use]
     pub fn get_mut(&mut self, key: PoolKey<T>) -> Option<&mut T> {
-        self.slots.get_mut(key.index, key.version)
+        self.slots.get_unowned_mut(key.index, key.version)
     }
 
     /// The values of several distinct live keys, mutably at once; `None` if a key is
@@ -437,7 +438,7 @@ impl<T> KeyPool<T> {
     #[inline]
     #[must_use]
     pub fn contains_key(&self, key: PoolKey<T>) -> bool {
-        self.slots.contains(key.index, key.version)
+        self.slots.contains_unowned(key.index, key.version)
     }
 
     /// Number of values.
@@ -699,7 +700,7 @@ impl<T> Index<PoolKey<T>> for KeyPool<T> {
 impl<T> IndexMut<PoolKey<T>> for KeyPool<T> {
     #[track_caller]
     fn index_mut(&mut self, key: PoolKey<T>) -> &mut T {
-        match self.slots.get_mut(key.index, key.version) {
+        match self.slots.get_unowned_mut(key.index, key.version) {
             Some(value) => value,
             None => stale(key),
         }

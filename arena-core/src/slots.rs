@@ -7,12 +7,12 @@
 //!
 //! # Layout
 //!
-//! - `entries: Vec<Slot<T>>`, where `Slot<T>` is a union of a `T` and a `u32`: an occupied
-//!   slot holds the value, a vacant one the index of the next vacant slot (the free list
-//!   threads through the slots themselves). A slot costs `max(size_of::<T>(), 4)`
-//!   rounded to the alignment: no enum tag padded to `T`'s alignment.
-//! - `meta: Vec<u32>`, one word per slot: bit 0 occupied, bit 1 owned (by a branded
-//!   pool's handle), bits 2.. the slot's generation, which keys are checked against.
+//! - `entries: Vec<Slot<T>>`, one per slot: a meta word (bit 0 occupied, bit 1 owned by a
+//!   branded pool's handle, bits 2.. the generation keys are checked against) next to a
+//!   union of a `T` and a `u32`: an occupied slot holds the value, a vacant one the index
+//!   of the next vacant slot (the free list threads through the slots themselves). A slot
+//!   costs `max(size_of::<T>(), 4) + 4` rounded to the alignment, as slotmap's does, and
+//!   a key lookup reads one place: the version check and the value share a cache line.
 //!
 //! # Generations, and the salt
 //!
@@ -29,9 +29,9 @@
 //!
 //! Every `unsafe` block below relies on one of these, and says which.
 //!
-//! - **(L1) `meta` describes `entries`.** Both hold one entry per slot. A slot whose meta
-//!   word has `OCCUPIED` holds an initialised `T` in its `value` field; any other holds a
-//!   free-list link in `next` (unless retired). Occupied-and-filled become true together,
+//! - **(L1) The meta word describes the body.** A slot whose meta word has `OCCUPIED`
+//!   holds an initialised `T` in its body's `value` field; any other holds a free-list
+//!   link in `next` (unless retired). Occupied-and-filled become true together,
 //!   in [`Vacant`]'s fill, which consumes the claim.
 //! - **(L2) The free list** starting at `free_head` visits, through `next`, every vacant
 //!   slot that is not retired, exactly once; all are in bounds.
@@ -76,8 +76,14 @@ fn version(meta: u32) -> NonZeroU32 {
     NonZeroU32::new(meta & !OWNED).unwrap_or(NonZeroU32::MIN)
 }
 
-/// A slot: the value, or the next vacant index.
-union Slot<T> {
+/// A slot: its meta word, and the value or the next vacant index (L1).
+struct Slot<T> {
+    meta: u32,
+    body: Body<T>,
+}
+
+/// A slot's body: the value, or the next vacant index.
+union Body<T> {
     value: ManuallyDrop<T>,
     next: u32,
 }
@@ -85,7 +91,6 @@ union Slot<T> {
 /// Free-list storage of `T`s by index and version; see the module docs.
 pub(crate) struct Slots<T> {
     entries: Vec<Slot<T>>,
-    meta: Vec<u32>,
     free_head: u32,
     len: usize,
     /// Most slots there have been, recorded when slots are given back
@@ -118,7 +123,6 @@ impl<T> Slots<T> {
     pub(crate) fn with_capacity(capacity: usize, salt: u32) -> Self {
         Slots {
             entries: Vec::with_capacity(capacity),
-            meta: Vec::with_capacity(capacity),
             free_head: NONE,
             len: 0,
             peak: 0,
@@ -155,7 +159,7 @@ impl<T> Slots<T> {
     pub(crate) fn vacant(&mut self) -> Result<Vacant<'_, T>, AllocError> {
         if self.free_head == NONE {
             let len = self.entries.len();
-            if len >= self.entries.capacity() || len >= self.meta.capacity() || len >= MAX_SLOTS {
+            if len >= self.entries.capacity() || len >= MAX_SLOTS {
                 self.grow()?;
             }
             // `len < MAX_SLOTS`, which fits a `u32`.
@@ -171,7 +175,7 @@ impl<T> Slots<T> {
         if self.entries.len() >= MAX_SLOTS {
             return Err(AllocError::CapacityExceeded { max: MAX_SLOTS });
         }
-        if self.entries.try_reserve(1).is_err() || self.meta.try_reserve(1).is_err() {
+        if self.entries.try_reserve(1).is_err() {
             let layout = core::alloc::Layout::new::<Slot<T>>();
             return Err(AllocError::OutOfMemory { size: layout.size(), align: layout.align() });
         }
@@ -183,14 +187,44 @@ impl<T> Slots<T> {
     /// The version of occupied slot `index`, or `None` if it is vacant or out of bounds.
     #[inline]
     pub(crate) fn version_at(&self, index: u32) -> Option<NonZeroU32> {
-        let meta = *self.meta.get(index as usize)?;
+        let meta = self.entries.get(index as usize)?.meta;
         (meta & OCCUPIED != 0).then(|| version(meta))
     }
 
     /// Whether slot `index` holds the value of `version` (owned or not).
     #[inline]
     pub(crate) fn contains(&self, index: u32, version: NonZeroU32) -> bool {
-        self.meta.get(index as usize).is_some_and(|m| m & !OWNED == version.get())
+        self.entries.get(index as usize).is_some_and(|e| e.meta & !OWNED == version.get())
+    }
+
+    /// Whether slot `index` holds the *unowned* value of `version`: one compare, for
+    /// storage that never marks a slot owned (a `KeyPool`).
+    #[inline]
+    pub(crate) fn contains_unowned(&self, index: u32, version: NonZeroU32) -> bool {
+        self.entries.get(index as usize).is_some_and(|e| e.meta == version.get())
+    }
+
+    /// The unowned value of `version` in slot `index`, if it is still there.
+    #[inline]
+    pub(crate) fn get_unowned(&self, index: u32, version: NonZeroU32) -> Option<&T> {
+        if self.contains_unowned(index, version) {
+            // SAFETY: the slot is in bounds and holds the value the version was made for
+            // (L4), occupied (the version has `OCCUPIED` set), so L1 gives a `T`.
+            Some(unsafe { self.get_unchecked(index) })
+        } else {
+            None
+        }
+    }
+
+    /// The unowned value of `version` in slot `index`, mutably, if it is still there.
+    #[inline]
+    pub(crate) fn get_unowned_mut(&mut self, index: u32, version: NonZeroU32) -> Option<&mut T> {
+        if self.contains_unowned(index, version) {
+            // SAFETY: as in `get_unowned`.
+            Some(unsafe { self.get_unchecked_mut(index) })
+        } else {
+            None
+        }
     }
 
     /// The value of `version` in slot `index`, if it is still there.
@@ -224,9 +258,14 @@ impl<T> Slots<T> {
     #[inline]
     pub(crate) unsafe fn get_unchecked(&self, index: u32) -> &T {
         let i = index as usize;
-        debug_assert!(self.meta.get(i).is_some_and(|m| m & OCCUPIED != 0), "slot {i} occupied");
-        // SAFETY: L1: the caller guarantees an occupied, in-bounds slot, which holds a `T`.
-        unsafe { &self.entries.get_unchecked(i).value }
+        debug_assert!(
+            self.entries.get(i).is_some_and(|e| e.meta & OCCUPIED != 0),
+            "slot {i} occupied"
+        );
+        // SAFETY: the caller guarantees an in-bounds slot.
+        let slot = unsafe { self.entries.get_unchecked(i) };
+        // SAFETY: L1: the caller guarantees an occupied slot, which holds a `T`.
+        unsafe { &slot.body.value }
     }
 
     /// The value in slot `index`, mutably, unchecked.
@@ -237,10 +276,15 @@ impl<T> Slots<T> {
     #[inline]
     pub(crate) unsafe fn get_unchecked_mut(&mut self, index: u32) -> &mut T {
         let i = index as usize;
-        debug_assert!(self.meta.get(i).is_some_and(|m| m & OCCUPIED != 0), "slot {i} occupied");
-        // SAFETY: L1: the caller guarantees an occupied, in-bounds slot, which holds a
-        // `T`; `&mut self` makes the access exclusive.
-        unsafe { &mut self.entries.get_unchecked_mut(i).value }
+        debug_assert!(
+            self.entries.get(i).is_some_and(|e| e.meta & OCCUPIED != 0),
+            "slot {i} occupied"
+        );
+        // SAFETY: the caller guarantees an in-bounds slot.
+        let slot = unsafe { self.entries.get_unchecked_mut(i) };
+        // SAFETY: L1: the caller guarantees an occupied slot, which holds a `T`; `&mut
+        // self` makes the access exclusive.
+        unsafe { &mut slot.body.value }
     }
 
     /// The values of `indices`, mutably at once.
@@ -260,21 +304,23 @@ impl<T> Slots<T> {
             // self` makes them exclusive.
             let slot = unsafe { &mut *slot };
             // SAFETY: L1: occupied (caller), so `value` is the initialised field.
-            unsafe { &mut *slot.value }
+            unsafe { &mut *slot.body.value }
         })
     }
 
     /// Whether slot `index` is occupied and owned: what a branded handle proves.
     #[inline]
     pub(crate) fn is_owned(&self, index: u32) -> bool {
-        self.meta.get(index as usize).is_some_and(|m| m & (OCCUPIED | OWNED) == OCCUPIED | OWNED)
+        self.entries
+            .get(index as usize)
+            .is_some_and(|e| e.meta & (OCCUPIED | OWNED) == OCCUPIED | OWNED)
     }
 
     /// The value in occupied slot `index` (checked: panics if vacant).
     #[track_caller]
     pub(crate) fn occupied_mut(&mut self, index: u32) -> &mut T {
         let i = index as usize;
-        assert!(self.meta[i] & OCCUPIED != 0, "slot {index} is vacant");
+        assert!(self.entries[i].meta & OCCUPIED != 0, "slot {index} is vacant");
         // SAFETY: `i` is in bounds (the indexing above did not panic) and the slot is
         // occupied.
         unsafe { self.get_unchecked_mut(index) }
@@ -284,9 +330,9 @@ impl<T> Slots<T> {
 
     /// Marks the unowned value of `version` in slot `index` owned; whether it did.
     pub(crate) fn own(&mut self, index: u32, version: NonZeroU32) -> bool {
-        match self.meta.get_mut(index as usize) {
-            Some(m) if *m == version.get() => {
-                *m |= OWNED;
+        match self.entries.get_mut(index as usize) {
+            Some(e) if e.meta == version.get() => {
+                e.meta |= OWNED;
                 true
             }
             _ => false,
@@ -295,7 +341,7 @@ impl<T> Slots<T> {
 
     /// Marks occupied slot `index` unowned.
     pub(crate) fn disown(&mut self, index: u32) {
-        self.meta[index as usize] &= !OWNED;
+        self.entries[index as usize].meta &= !OWNED;
     }
 
     // ----- removing ------------------------------------------------------------------------
@@ -318,7 +364,7 @@ impl<T> Slots<T> {
     #[inline]
     pub(crate) fn remove(&mut self, index: u32, version: NonZeroU32) -> Option<T> {
         // Exact match: occupied, same version, and not owned.
-        if self.meta.get(index as usize) == Some(&version.get()) {
+        if self.entries.get(index as usize).is_some_and(|e| e.meta == version.get()) {
             // SAFETY: in bounds and occupied (the version matches), not owned (L3).
             Some(unsafe { self.remove_unchecked(index) })
         } else {
@@ -338,18 +384,18 @@ impl<T> Slots<T> {
         // once and the slot marked vacant right below (keeping L1).
         let slot = unsafe { self.entries.get_unchecked_mut(i) };
         // SAFETY: L1: occupied slots hold an initialised value in `value`.
-        let value = unsafe { ManuallyDrop::take(&mut slot.value) };
-        // SAFETY: L1: `meta` has one entry per slot, and `i` is in bounds (caller).
-        let meta = unsafe { self.meta.get_unchecked_mut(i) };
-        let generation = *meta >> GEN_SHIFT;
+        let field = unsafe { &mut slot.body.value };
+        // SAFETY: the value is read once: the slot is marked vacant right below.
+        let value = unsafe { ManuallyDrop::take(field) };
+        let generation = slot.meta >> GEN_SHIFT;
         let age = generation.wrapping_sub(self.salt) & GEN_MASK;
         self.len -= 1;
         if age + 1 >= MAX_AGE {
             // Retired: no generation is left to tell its next value from this one (L4).
-            *meta = (self.salt.wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
+            slot.meta = (self.salt.wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
         } else {
-            *meta = ((generation + 1) & GEN_MASK) << GEN_SHIFT;
-            *slot = Slot { next: self.free_head };
+            slot.meta = ((generation + 1) & GEN_MASK) << GEN_SHIFT;
+            slot.body = Body { next: self.free_head };
             self.free_head = index;
         }
         value
@@ -369,12 +415,12 @@ impl<T> Slots<T> {
     /// version), removes the others.
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, NonZeroU32, &mut T) -> bool) {
         for i in 0..self.entries.len() {
-            let meta = self.meta[i];
+            let meta = self.entries[i].meta;
             if meta & (OCCUPIED | OWNED) != OCCUPIED {
                 continue;
             }
             // SAFETY: L1: slot `i` is occupied (checked above), so it holds a `T`.
-            let value = unsafe { &mut self.entries.get_unchecked_mut(i).value };
+            let value = unsafe { &mut self.entries[i].body.value };
             // `i` < `MAX_SLOTS`, which fits a `u32`.
             if !keep(i as u32, version(meta), value) {
                 // SAFETY: still occupied, in bounds and unowned: `keep` only had the
@@ -394,7 +440,7 @@ impl<T> Slots<T> {
     pub(crate) unsafe fn take_all(&mut self) -> Vec<T> {
         let mut values = Vec::with_capacity(self.len);
         for i in 0..self.entries.len() {
-            if self.meta[i] & OCCUPIED != 0 {
+            if self.entries[i].meta & OCCUPIED != 0 {
                 // SAFETY: slot `i` is in bounds and occupied (checked above); owners
                 // agree (caller).
                 values.push(unsafe { self.take(i as u32) });
@@ -414,7 +460,7 @@ impl<T> Slots<T> {
 
     /// Values the buffers hold without growing.
     pub(crate) fn capacity(&self) -> usize {
-        self.entries.capacity().min(self.meta.capacity())
+        self.entries.capacity()
     }
 
     /// Makes room for `additional` more values without growing.
@@ -422,7 +468,6 @@ impl<T> Slots<T> {
         let vacant = self.entries.len() - self.len;
         let needed = additional.saturating_sub(vacant);
         self.entries.reserve(needed);
-        self.meta.reserve(needed);
     }
 
     /// The counters.
@@ -441,23 +486,21 @@ impl<T> Slots<T> {
         // match the first value of a slot made again at its index (its generation cannot
         // rise past the retirement age), so it is never truncated (L4).
         let keep = self
-            .meta
+            .entries
             .iter()
-            .rposition(|&m| m & OCCUPIED != 0 || self.is_retired(m))
+            .rposition(|e| e.meta & OCCUPIED != 0 || self.is_retired(e.meta))
             .map_or(0, |last| last + 1);
         if keep < self.entries.len() {
-            for &m in &self.meta[keep..] {
+            for e in &self.entries[keep..] {
                 // Below `MAX_AGE`: retired slots were kept above.
-                self.gen_floor = self.gen_floor.max(self.age(m) + 1);
+                self.gen_floor = self.gen_floor.max(self.age(e.meta) + 1);
             }
             self.peak = self.peak.max(self.entries.len());
             // Vacant slots hold no value: truncating drops nothing (`Slot` has no drop glue).
             self.entries.truncate(keep);
-            self.meta.truncate(keep);
             self.rebuild_free_list();
         }
         self.entries.shrink_to_fit();
-        self.meta.shrink_to_fit();
     }
 
     /// Sets the free-slot policy (see `Pool::set_max_free`).
@@ -469,9 +512,9 @@ impl<T> Slots<T> {
     fn rebuild_free_list(&mut self) {
         self.free_head = NONE;
         for i in (0..self.entries.len()).rev() {
-            let m = self.meta[i];
+            let m = self.entries[i].meta;
             if m & OCCUPIED == 0 && !self.is_retired(m) {
-                self.entries[i] = Slot { next: self.free_head };
+                self.entries[i].body = Body { next: self.free_head };
                 // `i` < `MAX_SLOTS`, which fits a `u32`.
                 self.free_head = i as u32;
             }
@@ -480,32 +523,27 @@ impl<T> Slots<T> {
 
     /// Every value with its index and version, in slot order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, NonZeroU32, &T)> + '_ {
-        self.meta
-            .iter()
-            .zip(&self.entries)
-            .enumerate()
-            .filter(|(_, (m, _))| **m & OCCUPIED != 0)
-            .map(|(i, (m, slot))| {
+        self.entries.iter().enumerate().filter(|(_, slot)| slot.meta & OCCUPIED != 0).map(
+            |(i, slot)| {
                 // SAFETY: L1: the slot is occupied (filtered above), so it holds a `T`.
-                let value = unsafe { &*slot.value };
+                let value = unsafe { &*slot.body.value };
                 // `i` < `MAX_SLOTS`, which fits a `u32`.
-                (i as u32, version(*m), value)
-            })
+                (i as u32, version(slot.meta), value)
+            },
+        )
     }
 
     /// Every value with its index and version, mutably, in slot order.
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (u32, NonZeroU32, &mut T)> + '_ {
-        self.entries
-            .iter_mut()
-            .zip(&self.meta)
-            .enumerate()
-            .filter(|(_, (_, m))| **m & OCCUPIED != 0)
-            .map(|(i, (slot, m))| {
+        self.entries.iter_mut().enumerate().filter(|(_, slot)| slot.meta & OCCUPIED != 0).map(
+            |(i, slot)| {
+                let version = version(slot.meta);
                 // SAFETY: L1: the slot is occupied (filtered above), so it holds a `T`.
-                let value = unsafe { &mut *slot.value };
+                let value = unsafe { &mut *slot.body.value };
                 // `i` < `MAX_SLOTS`, which fits a `u32`.
-                (i as u32, version(*m), value)
-            })
+                (i as u32, version, value)
+            },
+        )
     }
 }
 
@@ -520,11 +558,11 @@ impl<T> Drop for Slots<T> {
         }
         fn drop_from<T>(slots: &mut Slots<T>, start: usize) {
             for i in start..slots.entries.len() {
-                if slots.meta[i] & OCCUPIED != 0 {
-                    slots.meta[i] &= !OCCUPIED;
+                if slots.entries[i].meta & OCCUPIED != 0 {
+                    slots.entries[i].meta &= !OCCUPIED;
                     let guard = Rest(&mut *slots, i + 1);
                     // SAFETY: L1: slot `i` was occupied, so `value` is the initialised field.
-                    let value: *mut T = unsafe { &raw mut *guard.0.entries[i].value };
+                    let value: *mut T = unsafe { &raw mut *guard.0.entries[i].body.value };
                     // SAFETY: the slot is now marked vacant, so its value is dropped once.
                     unsafe { ptr::drop_in_place(value) };
                     core::mem::forget(guard);
@@ -565,8 +603,8 @@ impl<T> Vacant<'_, T> {
     #[inline(always)]
     pub(crate) fn version(&self) -> NonZeroU32 {
         let storage = &*self.slots;
-        let meta = match storage.meta.get(self.index as usize) {
-            Some(&m) => m,
+        let meta = match storage.entries.get(self.index as usize) {
+            Some(slot) => slot.meta,
             None => ((storage.salt + storage.gen_floor) & GEN_MASK) << GEN_SHIFT,
         };
         version(meta | OCCUPIED)
@@ -588,21 +626,20 @@ impl<T> Vacant<'_, T> {
             } else {
                 (((storage.salt + age) & GEN_MASK) << GEN_SHIFT, Some(self.index))
             };
-            storage.entries.push(Slot { next: NONE });
-            storage.meta.push(meta);
+            storage.entries.push(Slot { meta, body: Body { next: NONE } });
             if let Some(index) = link {
                 // The free list was empty (a new slot is claimed only then).
                 storage.free_head = index;
             }
         } else {
-            let generation = storage.meta[i] >> GEN_SHIFT;
+            let generation = storage.entries[i].meta >> GEN_SHIFT;
             let age = generation.wrapping_sub(storage.salt) & GEN_MASK;
             if age + 1 >= MAX_AGE {
-                storage.meta[i] = storage.retired_meta();
+                storage.entries[i].meta = storage.retired_meta();
                 // SAFETY: L1, L2: the free-list head is vacant, its `next` initialised.
-                storage.free_head = unsafe { storage.entries.get_unchecked(i).next };
+                storage.free_head = unsafe { storage.entries[i].body.next };
             } else {
-                storage.meta[i] = ((generation + 1) & GEN_MASK) << GEN_SHIFT;
+                storage.entries[i].meta = ((generation + 1) & GEN_MASK) << GEN_SHIFT;
             }
         }
     }
@@ -617,34 +654,23 @@ impl<T> Vacant<'_, T> {
         let meta = if i == storage.entries.len() {
             let generation = (storage.salt + storage.gen_floor) & GEN_MASK;
             let meta = (generation << GEN_SHIFT) | OCCUPIED | owned;
-            debug_assert!(
-                i < storage.entries.capacity() && i < storage.meta.capacity(),
-                "V1: room"
-            );
-            // SAFETY: V1: element `i == len` is allocated in `slots`.
+            debug_assert!(i < storage.entries.capacity(), "V1: room");
+            // SAFETY: V1: element `i == len` is allocated.
             let slot = unsafe { storage.entries.as_mut_ptr().add(i) };
             // SAFETY: in bounds of the allocation, aligned, not yet initialised.
-            unsafe { slot.write(Slot { value: ManuallyDrop::new(value) }) };
-            // SAFETY: V1: element `i == len` is allocated in `meta`.
-            let meta_slot = unsafe { storage.meta.as_mut_ptr().add(i) };
-            // SAFETY: in bounds of the allocation, aligned, not yet initialised.
-            unsafe { meta_slot.write(meta) };
-            // SAFETY: element `i` of `slots` was initialised just above.
+            unsafe { slot.write(Slot { meta, body: Body { value: ManuallyDrop::new(value) } }) };
+            // SAFETY: element `i` was initialised just above.
             unsafe { storage.entries.set_len(i + 1) };
-            // SAFETY: element `i` of `meta` was initialised just above.
-            unsafe { storage.meta.set_len(i + 1) };
             meta
         } else {
             // SAFETY: V1 and L2: `i` is the free-list head, an in-bounds vacant slot.
             let slot = unsafe { storage.entries.get_unchecked_mut(i) };
             // SAFETY: L1: a vacant slot's `next` is its initialised field.
-            storage.free_head = unsafe { slot.next };
+            storage.free_head = unsafe { slot.body.next };
             // A vacant slot holds no value: overwriting it drops nothing.
-            *slot = Slot { value: ManuallyDrop::new(value) };
-            // SAFETY: L1: `meta` has one entry per slot, and `i` is in bounds (V1).
-            let m = unsafe { storage.meta.get_unchecked_mut(i) };
-            *m |= OCCUPIED | owned;
-            *m
+            slot.body = Body { value: ManuallyDrop::new(value) };
+            slot.meta |= OCCUPIED | owned;
+            slot.meta
         };
         storage.len += 1;
         (self.index, version(meta))
@@ -656,11 +682,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn slots_cost_the_value_or_a_u32_and_no_tag() {
-        assert_eq!(size_of::<Slot<u8>>(), 4);
-        assert_eq!(size_of::<Slot<[u8; 13]>>(), 16);
-        assert_eq!(size_of::<Slot<u64>>(), 8);
-        assert_eq!(size_of::<Slot<[u64; 2]>>(), 16);
+    fn a_slot_costs_the_value_or_a_u32_and_its_meta_word() {
+        assert_eq!(size_of::<Slot<u8>>(), 8);
+        assert_eq!(size_of::<Slot<[u8; 13]>>(), 20);
+        assert_eq!(size_of::<Slot<u64>>(), 16);
+        assert_eq!(size_of::<Slot<[f32; 7]>>(), 32);
     }
 
     /// Inserts one value keyed, pretends slot 0 was reused up to two short of retirement,
@@ -671,7 +697,7 @@ mod tests {
         assert_eq!(index, 0);
         // 2^30 - 3 real reuses, set directly.
         let generation = (slots.salt + MAX_AGE - 2) & GEN_MASK;
-        slots.meta[0] = (generation << GEN_SHIFT) | OCCUPIED;
+        slots.entries[0].meta = (generation << GEN_SHIFT) | OCCUPIED;
         let before_last = slots.version_at(0).unwrap();
         assert_eq!(slots.remove(0, before_last), Some(0));
         let (index, last) = slots.vacant().unwrap().fill(1, false);
