@@ -10,6 +10,7 @@
 pub mod binary_trees;
 pub mod derived;
 pub mod fixed_churn;
+pub mod lookups;
 pub mod many_small;
 pub mod scope_churn;
 pub mod size_classes;
@@ -20,7 +21,7 @@ pub mod two_pools;
 /// One seed workload: what it is, its sizes, and everyone who runs it.
 #[derive(Debug, Clone, Copy)]
 pub struct Workload {
-    /// `W1` ... `W8`, with a suffix for a second table of the same workload (`W4-get`).
+    /// `W1` ... `W9`, with a suffix for a second table of the same workload (`W4-get`).
     pub id: &'static str,
     /// One line saying what is measured.
     pub title: &'static str,
@@ -73,7 +74,7 @@ impl SizeKind {
 pub enum BenchFile {
     /// `benches/scope.rs`: the scopes, arenas and strings (W1, W2, W6, W7).
     Scope,
-    /// `benches/pool.rs`: the pools (W3, W4, W5).
+    /// `benches/pool.rs`: the pools (W3, W4, W5, W9).
     Pool,
     /// `benches/derive.rs`: the `#[derive(ArenaAlloc)]` pools (W8).
     Derive,
@@ -326,6 +327,19 @@ pub const ALL: &[Workload] = &[
             group: "W8 one-field scan of 100 000",
             samples: 20,
         },
+    },
+    Workload {
+        id: "W9",
+        title: "random reads of 100 000 live values through keys, handles and a side table",
+        seed: "slotmap's use case: checked keys and side tables against slotmap, slab and a Vec",
+        size: lookups::N,
+        quick_size: lookups::N / 10,
+        size_kind: SizeKind::Count,
+        per: "read",
+        ops: same,
+        contenders: lookups::CONTENDERS,
+        memory: &[],
+        bench: Bench { file: BenchFile::Pool, group: "W9 lookups", samples: 20 },
     },
 ];
 
