@@ -118,6 +118,7 @@ mod pool;
 mod raw;
 mod row_index;
 mod scope;
+mod scope_ref;
 mod secondary_map;
 #[cfg(feature = "std")]
 mod shared_block_pool;
@@ -143,6 +144,7 @@ pub use new_macro::ArenaNew;
 pub use pool::{Pool, PoolStats, VacantEntry};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
+pub use scope_ref::ScopeRef;
 pub use secondary_map::{SecondaryEntry, SecondaryMap, SlotKey};
 #[cfg(feature = "std")]
 pub use shared_block_pool::{

@@ -65,6 +65,7 @@ use crate::block_pool::{BlockCache, BlockPool};
 use crate::bump::Bump;
 use crate::drop_list::{DropList, DropNode};
 use crate::error::{AllocError, TryAllocError, fail};
+use crate::scope_ref::ScopeRef;
 #[cfg(feature = "std")]
 use crate::shared_block_pool::LocalBlockPool;
 use crate::source::Source;
@@ -196,6 +197,25 @@ impl<'p> Scope<'p> {
     #[inline]
     pub(crate) fn bump(&self) -> &Bump<'p> {
         &self.bump
+    }
+
+    /// A `Copy` view of this scope with a single lifetime, for values without destructors:
+    /// what a parser stores where a bumpalo user stores `&'a Bump` (see [`ScopeRef`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let view = scope.view();
+    /// let word: &str = view.alloc_str("let");
+    /// let n: &i32 = view.alloc(7);
+    /// assert_eq!((word, *n), ("let", 7));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn view(&self) -> ScopeRef<'_> {
+        ScopeRef::new(&self.bump)
     }
 
     /// Opens a child scope (an APR sub-pool): it takes its own blocks from the same
@@ -345,9 +365,22 @@ impl<'p> Scope<'p> {
 
     /// Moves `value` into the scope; it is dropped when the scope ends.
     ///
-    /// `T: 'p`: the value may borrow data that outlives the scope, never the scope's own
-    /// values (whose destructors could already have run by the time this one runs). For
-    /// `Copy` values that point at each other, use [`alloc_copy`](Self::alloc_copy).
+    /// **Linked nodes (trees, graphs, ASTs) of `&'s Node<'s>` go through
+    /// [`alloc_copy`](Self::alloc_copy) or a [`view`](Self::view), not `alloc`.** `T: 'p`:
+    /// a value whose destructor will run may borrow data that outlives the scope, never the
+    /// scope's own values (whose destructors could already have run by the time this one
+    /// runs). A node that points at a sibling through `alloc` fails with
+    ///
+    /// ```text
+    /// error[E0621]: explicit lifetime required in the type of `scope`
+    ///   |     scope.alloc(Node { value, next })
+    ///   |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ lifetime `'s` required
+    /// help: add explicit lifetime `'s` to the type of `scope`: `&'s Scope<'s>`
+    /// ```
+    ///
+    /// and following the help leads to worse errors. Make the node `Copy` (it has no
+    /// destructor to run) and allocate it with `alloc_copy`, or keep a
+    /// [`ScopeRef<'s>`](ScopeRef) (one lifetime) in your builder.
     ///
     /// # Panics
     ///
