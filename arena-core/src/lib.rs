@@ -239,6 +239,11 @@ pub trait ArenaAlloc {}
 #[cfg(feature = "derive")]
 pub use arena_derive::ArenaAlloc;
 
+/// The `allocator_api2` crate this one implements `Allocator` for (version 0.2): use its
+/// collections through this path (`arena_core::allocator_api2::vec::Vec<T, &Scope>`) and
+/// the trait always matches, whatever version your own dependencies pull in.
+pub use allocator_api2;
+
 /// What `#[derive(ArenaAlloc)]` expansions name; not public API.
 #[doc(hidden)]
 pub mod __private {
