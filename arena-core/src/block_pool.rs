@@ -400,6 +400,7 @@ macro_rules! block_cache_api {
         }
     };
 }
+#[cfg(feature = "std")]
 pub(crate) use block_cache_api;
 
 block_cache_api!(BlockPool, "let pool = arena_core::BlockPool::new();");

@@ -67,6 +67,7 @@ impl ChunkStack {
 
     /// Unlinks up to `count` chunks from the top as a stack of their own (walking them),
     /// and says how many it took.
+    #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the thread caches' batches"))]
     pub(crate) fn split_top(&self, count: usize) -> (ChunkStack, usize) {
         let top = ChunkStack::new();
         let Some(first) = self.head.get() else { return (top, 0) };
@@ -93,6 +94,7 @@ impl ChunkStack {
     }
 
     /// Puts `other`'s chunks in place of this stack's, which it returns.
+    #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the thread caches' batches"))]
     pub(crate) fn replace(&self, other: ChunkStack) -> ChunkStack {
         let ChunkStack { head } = other;
         ChunkStack { head: Cell::new(self.head.replace(head.get())) }

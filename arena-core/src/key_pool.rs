@@ -669,6 +669,23 @@ impl<T> KeyPool<T> {
     }
 }
 
+#[cfg(feature = "serde")]
+impl<T> KeyPool<T> {
+    /// What a serialised pool is made of (see `serde_impls.rs`).
+    pub(crate) fn parts(&self) -> (u32, u32, impl Iterator<Item = (u32, Option<&T>)> + Clone + '_) {
+        self.slots.parts()
+    }
+
+    /// A pool from [`parts`](Self::parts), checked.
+    pub(crate) fn from_parts(
+        salt: u32,
+        floor: u32,
+        slots: Vec<(u32, Option<T>)>,
+    ) -> Result<Self, &'static str> {
+        Ok(KeyPool { slots: Slots::from_parts(salt, floor, slots)? })
+    }
+}
+
 impl<T> Default for KeyPool<T> {
     fn default() -> Self {
         Self::new()

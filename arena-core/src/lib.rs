@@ -96,6 +96,9 @@
 //!   (with `parking_lot`). Without it the crate is `no_std` and needs
 //!   only `alloc`.
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-derive`.
+//! - `serde`: `Serialize`/`Deserialize` for [`PoolKey`], [`KeyPool`] and a
+//!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
+//!   stale), `Serialize` for [`ArenaVec`] and [`ArenaString`].
 #![cfg_attr(not(feature = "std"), no_std)]
 
 extern crate alloc;
@@ -120,6 +123,8 @@ mod row_index;
 mod scope;
 mod scope_ref;
 mod secondary_map;
+#[cfg(feature = "serde")]
+mod serde_impls;
 #[cfg(feature = "std")]
 mod shared_block_pool;
 mod size_class;

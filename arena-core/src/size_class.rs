@@ -510,6 +510,7 @@ pub(crate) fn class_index(layout: Layout) -> Option<usize> {
 }
 
 /// The layout every chunk of class `index` is allocated with (its full class size).
+#[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's depot"))]
 pub(crate) fn class_layout(index: usize) -> Layout {
     Layout::from_size_align(class_size(index), CLASS_ALIGN).unwrap_or_else(|_| unreachable!())
 }

@@ -503,6 +503,59 @@ impl<T> Slots<T> {
         self.entries.shrink_to_fit();
     }
 
+    /// The salt, the generation floor and every slot's meta word with its value: what
+    /// a serialised pool is made of.
+    #[cfg(feature = "serde")]
+    pub(crate) fn parts(&self) -> (u32, u32, impl Iterator<Item = (u32, Option<&T>)> + Clone + '_) {
+        let slots = self.entries.iter().map(|slot| {
+            // SAFETY: L1: an occupied slot holds a `T`.
+            let value = (slot.meta & OCCUPIED != 0).then(|| unsafe { &*slot.body.value });
+            (slot.meta, value)
+        });
+        (self.salt, self.gen_floor, slots)
+    }
+
+    /// Storage rebuilt from [`parts`](Self::parts).
+    ///
+    /// # Errors
+    ///
+    /// If the parts break an invariant: a salt or floor out of range, too many slots, a
+    /// slot that holds a value without its meta word saying so (or the reverse), or an
+    /// owned slot (only a branded pool owns slots, and it is not serialised).
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_parts(
+        salt: u32,
+        floor: u32,
+        slots: Vec<(u32, Option<T>)>,
+    ) -> Result<Self, &'static str> {
+        if salt > GEN_MASK || floor > MAX_AGE {
+            return Err("a pool's salt and floor are below 2^30");
+        }
+        if slots.len() > MAX_SLOTS {
+            return Err("too many slots");
+        }
+        let mut storage = Slots::with_capacity(slots.len(), salt);
+        storage.gen_floor = floor;
+        for (meta, value) in slots {
+            if meta & OWNED != 0 {
+                return Err("a storable pool owns no slot");
+            }
+            let body = match (meta & OCCUPIED != 0, value) {
+                (true, Some(value)) => {
+                    storage.len += 1;
+                    Body { value: ManuallyDrop::new(value) }
+                }
+                (false, None) => Body { next: NONE },
+                _ => return Err("a slot holds a value exactly when its meta word says so"),
+            };
+            storage.entries.push(Slot { meta, body });
+        }
+        storage.peak = storage.entries.len();
+        // L2: the free list through every vacant, unretired slot; L1 holds by the checks.
+        storage.rebuild_free_list();
+        Ok(storage)
+    }
+
     /// Sets the free-slot policy (see `Pool::set_max_free`).
     pub(crate) fn set_max_free(&mut self, max_free: Option<usize>) {
         self.max_free = max_free;

@@ -22,6 +22,7 @@ mod pool_model;
 mod row_index;
 mod scope;
 mod secondary_map;
+mod serde;
 mod shared_block_pool;
 mod size_class;
 mod sync_pools;

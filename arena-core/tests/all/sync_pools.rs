@@ -90,7 +90,7 @@ fn handles_cross_threads_and_destructors_run_once() {
                         kept.push(h); // its value stays in the pool, dropped with it
                     }
                 }
-                assert_eq!(sum, (0..n as u64).step_by(2).map(|i| i + 1).sum());
+                assert_eq!(sum, (0..n as u64).step_by(2).map(|i| i + 1).sum::<u64>());
             });
         });
         assert_eq!(DROPS.load(Ordering::Relaxed), n.div_ceil(2));
