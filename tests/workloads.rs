@@ -151,6 +151,7 @@ fn every_workload_has_one_bench_group_of_its_own() {
             "W4 handle access",
             "W4 on one and two threads",
             "W5 two pools",
+            "W9 lookups",
         ]
     );
     assert_eq!(by_file("derive"), ["W8 derive churn", "W8 one-field scan of 100 000"]);
