@@ -158,7 +158,7 @@ pub use shared_block_pool::{
 pub use size_class::{MAX_CLASS_SIZE, SizeClassPool, SizeClassStats};
 pub use string::ArenaString;
 #[cfg(feature = "std")]
-pub use sync_pool::{SyncHandle, SyncPool};
+pub use sync_pool::{SyncHandle, SyncKey, SyncPool};
 #[cfg(feature = "std")]
 pub use sync_size_class::{CACHE_BATCH, SyncSizeClassPool};
 pub use vec::ArenaVec;

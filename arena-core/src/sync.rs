@@ -50,3 +50,27 @@ pub(crate) fn try_lock<T>(mutex: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
 pub(crate) fn try_lock<T>(mutex: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
     mutex.try_lock()
 }
+
+/// The data of a `Mutex` through `&mut` (no lock needed), ignoring poisoning.
+#[cfg(any(loom, miri))]
+pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
+    mutex.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The data of a `Mutex` through `&mut` (no lock needed).
+#[cfg(not(any(loom, miri)))]
+pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
+    mutex.get_mut()
+}
+
+/// The data of a `Mutex` it is consumed for, ignoring poisoning.
+#[cfg(any(loom, miri))]
+pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
+    mutex.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The data of a `Mutex` it is consumed for.
+#[cfg(not(any(loom, miri)))]
+pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
+    mutex.into_inner()
+}
