@@ -95,3 +95,8 @@ impl Drop for Announce<'_> {
         self.log.borrow_mut().push(self.name);
     }
 }
+
+#[test]
+fn the_tour_runs_to_the_end() {
+    main();
+}

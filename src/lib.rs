@@ -1,8 +1,10 @@
 //! arena-kit's workspace package: the seed workloads shared by the benchmarks and the
 //! report binary, and the workspace-wide integration tests.
 //!
-//! Each workload lives in [`workloads`] once, as plain functions per contender, so the
-//! criterion benches (`benches/`) and `cargo run --release` measure the same code.
+//! Each workload lives in [`workloads`] once, as plain functions per contender, and is
+//! registered once in [`workloads::ALL`] with everything its consumers need (sizes, what
+//! the size counts, its criterion group), so the criterion benches (`benches/`, loops over
+//! the registry) and `cargo run --release` measure the same code the same way.
 
 pub mod report;
 pub mod workloads;

@@ -2,8 +2,8 @@
 //! size, so no benchmark row is faster by doing less.
 
 use arena_kit::workloads::{
-    Contender, binary_trees, expected_sum, fixed_churn, many_small, scope_churn, string_growth,
-    two_pools,
+    ALL, BenchFile, Contender, SizeKind, binary_trees, expected_sum, fixed_churn, in_bench,
+    many_small, scope_churn, string_growth, two_pools,
 };
 
 /// Every contender's checksum equals `expected` (the first contender's when `None`).
@@ -91,10 +91,68 @@ fn w6_arena_strings_hold_at_most_a_tenth_more_than_their_capacity() {
 
 #[test]
 fn every_workload_s_contenders_agree_at_a_small_size() {
-    for workload in arena_kit::workloads::ALL {
-        // W7's size is a tree depth; the others are counts.
-        let n = if workload.id == "W7" { 6 } else { (workload.quick_size / 20).max(3) };
+    for workload in ALL {
+        let n = match workload.size_kind {
+            SizeKind::Depth => 6,
+            SizeKind::Count => (workload.quick_size / 20).max(3),
+        };
         agree(workload.contenders, n);
         assert!(workload.contenders.iter().all(|c| !c.name.is_empty()));
     }
+}
+
+#[test]
+fn a_count_is_scaled_and_a_depth_is_not() {
+    assert_eq!(SizeKind::Count.scaled(60_000, 100), 600);
+    assert_eq!(SizeKind::Count.scaled(50, 100), 1);
+    assert_eq!(SizeKind::Depth.scaled(16, 100), 16);
+    // Binary trees are the one workload sized by depth.
+    let names = |c: &[Contender]| c.iter().map(|c| c.name).collect::<Vec<_>>();
+    let depths: Vec<_> = ALL.iter().filter(|w| w.size_kind == SizeKind::Depth).collect();
+    assert_eq!(depths.len(), 1);
+    assert_eq!(names(depths[0].contenders), names(binary_trees::CONTENDERS));
+}
+
+#[test]
+fn every_workload_has_one_bench_group_of_its_own() {
+    let groups: Vec<(&str, &str)> = BenchFile::ALL
+        .into_iter()
+        .flat_map(|file| in_bench(file).map(move |w| (file.name(), w.bench.group)))
+        .collect();
+    assert_eq!(groups.len(), ALL.len(), "each workload in exactly one bench target");
+    let mut names: Vec<&str> = groups.iter().map(|&(_, group)| group).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), ALL.len(), "criterion ids `group/contender` are unique");
+    // criterion refuses fewer than 10 samples.
+    assert!(ALL.iter().all(|w| w.bench.samples >= 10));
+    // The ids the benches have always produced (BENCHMARKS.md quotes them).
+    let by_file = |name: &str| -> Vec<&str> {
+        groups.iter().filter(|&&(file, _)| file == name).map(|&(_, group)| group).collect()
+    };
+    assert_eq!(
+        by_file("scope"),
+        [
+            "W1 scope churn",
+            "W1 on one and two threads",
+            "W2 many small",
+            "W6 string growth 100k",
+            "W6 string growth 1M",
+            "W7 binary trees",
+        ]
+    );
+    assert_eq!(
+        by_file("pool"),
+        [
+            "W3 variable-size churn, 20 000 live",
+            "W3 variable-size churn, 50 000 live",
+            "W3 on one and two threads",
+            "W4 fixed-size churn",
+            "W4 handle access",
+            "W4 on one and two threads",
+            "W5 two pools",
+            "W9 lookups",
+        ]
+    );
+    assert_eq!(by_file("derive"), ["W8 derive churn", "W8 one-field scan of 100 000"]);
 }

@@ -38,7 +38,7 @@ unsafe impl Allocator for &Scope<'_> {
     #[inline]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.
-        unsafe { self.give_back_tip(ptr, layout) };
+        unsafe { self.bump().give_back_tip(ptr, layout) };
     }
 
     unsafe fn grow(
@@ -48,7 +48,7 @@ unsafe impl Allocator for &Scope<'_> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
-        if unsafe { self.resize_tip(ptr, old_layout, new_layout) } {
+        if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         // SAFETY: growing means `old_layout.size() <= new_layout.size()`; `ptr` is live.
@@ -62,7 +62,7 @@ unsafe impl Allocator for &Scope<'_> {
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
-        if unsafe { self.resize_tip(ptr, old_layout, new_layout) } {
+        if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
         if ptr.as_ptr().addr().is_multiple_of(new_layout.align()) {
@@ -81,7 +81,7 @@ unsafe impl Allocator for &Scope<'_> {
 /// # Safety
 ///
 /// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
-unsafe fn relocate(
+pub(crate) unsafe fn relocate(
     alloc: impl Allocator,
     ptr: NonNull<u8>,
     new_layout: Layout,
@@ -92,75 +92,5 @@ unsafe fn relocate(
     // SAFETY: the new block is fresh, so it cannot overlap `ptr`, and both hold `keep`
     // bytes (caller).
     unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, keep) };
-    Ok(new)
-}
-
-// Why this impl keeps `Allocator`'s contract: (1) `SizeClassPool::allocate` returns a
-// chunk of at least the layout's size and alignment that no one else holds until it is
-// deallocated, or memory from the system allocator; every `&SizeClassPool` borrows the
-// pool, whose drop is the only other way chunks end; (2) moving the reference does not
-// move the memory; (3) `grow`/`shrink` keep the pointer only when the old and new layouts
-// fall in the same class (the chunk already has the room), and otherwise allocate,
-// copy and deallocate with the layouts the caller vouches for.
-// SAFETY: (1) to (3) above.
-unsafe impl Allocator for &crate::size_class::SizeClassPool {
-    #[inline]
-    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
-        let ptr =
-            crate::size_class::SizeClassPool::allocate(self, layout).map_err(|_| ApiAllocError)?;
-        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
-    }
-
-    #[inline]
-    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.
-        unsafe { crate::size_class::SizeClassPool::deallocate(self, ptr, layout) };
-    }
-
-    unsafe fn grow(
-        &self,
-        ptr: NonNull<u8>,
-        old_layout: Layout,
-        new_layout: Layout,
-    ) -> Result<NonNull<[u8]>, ApiAllocError> {
-        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`, and
-        // growing means the old size is at most the new one.
-        unsafe { resize_in_class(*self, ptr, old_layout, new_layout, old_layout.size()) }
-    }
-
-    unsafe fn shrink(
-        &self,
-        ptr: NonNull<u8>,
-        old_layout: Layout,
-        new_layout: Layout,
-    ) -> Result<NonNull<[u8]>, ApiAllocError> {
-        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`, and
-        // shrinking means the new size is at most the old one.
-        unsafe { resize_in_class(*self, ptr, old_layout, new_layout, new_layout.size()) }
-    }
-}
-
-/// `grow` and `shrink` of the size-class pools: the same chunk when both layouts fall in
-/// one class, else a new allocation holding the first `keep` bytes, the old one given back.
-///
-/// # Safety
-///
-/// `ptr` is a live allocation of `old_layout` from `pool`, and `keep` is at most both
-/// sizes.
-pub(crate) unsafe fn resize_in_class<A: Allocator + Copy>(
-    pool: A,
-    ptr: NonNull<u8>,
-    old_layout: Layout,
-    new_layout: Layout,
-    keep: usize,
-) -> Result<NonNull<[u8]>, ApiAllocError> {
-    if crate::size_class::same_class(old_layout, new_layout) {
-        return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
-    }
-    // SAFETY: `ptr` is live with at least `keep` bytes, and `keep <= new_layout.size()`
-    // (caller).
-    let new = unsafe { relocate(pool, ptr, new_layout, keep) }?;
-    // SAFETY: `ptr` is a live allocation of `old_layout` (caller), no longer used.
-    unsafe { pool.deallocate(ptr, old_layout) };
     Ok(new)
 }

@@ -10,9 +10,10 @@ use crate::scope::Scope;
 /// Everything about allocation, destructors, limits and child scopes is [`Scope`]'s: an
 /// `Arena` dereferences to one. The only difference is where blocks come from. An arena's
 /// first block is 1 KiB; each next one doubles, up to 1 MiB, so many small values cost
-/// few system calls. Use an arena for one long-lived batch of values (W2: sixty thousand
-/// `i32`s at once); use a [`BlockPool`](crate::BlockPool) and its scopes for many
-/// short-lived batches (W1), which would otherwise pay a `malloc` and a `free` each.
+/// few system calls. Use an arena for one long-lived batch of values (thousands of small
+/// values made and dropped together); use a [`BlockPool`](crate::BlockPool) and its scopes
+/// for many short-lived batches, which with an arena each would pay a `malloc` and a
+/// `free` apiece.
 ///
 /// Like `Scope`, an `Arena` is neither `Send` nor `Sync`: it may hold values of any type,
 /// `Rc` included, whose destructors must run on the thread that made them.

@@ -154,7 +154,7 @@ pub struct BlockPool {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct PoolStats {
+pub struct BlockPoolStats {
     /// Bytes of every standard block.
     pub block_size: usize,
     /// Blocks held by scopes now, dedicated ones included.
@@ -240,32 +240,13 @@ pub(crate) fn standard_block_size(bytes: usize) -> usize {
 }
 
 /// The public API of a block cache, shared by [`BlockPool`] and
-/// [`LocalBlockPool`](crate::LocalBlockPool): every method forwards to the cache.
+/// [`LocalBlockPool`](crate::LocalBlockPool): every method forwards to the cache. (Their
+/// `scope` method lives with [`Scope`](crate::Scope), in `scope.rs`: the pools know
+/// nothing of scopes.)
 /// `$setup` is the doc examples' first line, making `pool`.
 macro_rules! block_cache_api {
     ($ty:ty, $setup:literal) => {
         impl $ty {
-            /// Opens a scope that draws its blocks from this pool and gives them back when
-            /// it ends.
-            ///
-            /// If the pool has a block that a scope just gave back (its "hot" block), the
-            /// new scope starts with it, so its first allocation is a plain bump;
-            /// otherwise it takes a block at its first allocation.
-            ///
-            /// # Examples
-            ///
-            /// ```
-            #[doc = $setup]
-            /// let scope = pool.scope();
-            /// let s = scope.alloc_str("hello");
-            /// assert_eq!(s, "hello");
-            /// ```
-            #[inline]
-            #[must_use]
-            pub fn scope(&self) -> $crate::Scope<'_> {
-                $crate::Scope::from_pool(&self.cache)
-            }
-
             /// Total bytes of a standard block, header included (what is asked of malloc).
             ///
             /// # Examples
@@ -413,12 +394,13 @@ macro_rules! block_cache_api {
             /// assert_eq!((stats.live_blocks, stats.dedicated_blocks), (0, 0));
             /// ```
             #[must_use]
-            pub fn stats(&self) -> $crate::PoolStats {
+            pub fn stats(&self) -> $crate::BlockPoolStats {
                 self.cache.stats()
             }
         }
     };
 }
+#[cfg(feature = "std")]
 pub(crate) use block_cache_api;
 
 block_cache_api!(BlockPool, "let pool = arena_core::BlockPool::new();");
@@ -503,11 +485,11 @@ impl<'s> BlockCache<'s> {
         freed
     }
 
-    pub(crate) fn stats(&self) -> PoolStats {
+    pub(crate) fn stats(&self) -> BlockPoolStats {
         let cached = self.cached();
         let standard_live = self.standard_total.get() - cached;
         let dedicated = self.dedicated_live.get();
-        PoolStats {
+        BlockPoolStats {
             block_size: self.block_size,
             live_blocks: standard_live + dedicated,
             dedicated_blocks: dedicated,
@@ -586,7 +568,7 @@ impl<'s> BlockCache<'s> {
     fn refill(&self, upstream: &dyn Upstream) -> Result<Block, AllocError> {
         let mut want = upstream.refill_batch();
         if let Some(limit) = self.limit.get() {
-            LimitKind::Pool.check(limit, self.held_bytes(), self.block_size)?;
+            LimitKind::BlockPool.check(limit, self.held_bytes(), self.block_size)?;
             want = want.min((limit - self.held_bytes()) / self.block_size);
         }
         let (mut batch, fresh) = upstream.take(want)?;
@@ -640,7 +622,7 @@ impl<'s> BlockCache<'s> {
         let old = block.size();
         debug_assert!(old > self.block_size && size > self.block_size, "not a dedicated block");
         if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old))
-            && let Err(e) = LimitKind::Pool.check(limit, self.held_bytes(), more)
+            && let Err(e) = LimitKind::BlockPool.check(limit, self.held_bytes(), more)
         {
             return Err((block, e));
         }
@@ -740,7 +722,7 @@ impl<'s> BlockCache<'s> {
         match self.upstream {
             Some(upstream) => {
                 if let Some(limit) = self.limit.get() {
-                    LimitKind::Pool.check(limit, self.held_bytes(), self.block_size)?;
+                    LimitKind::BlockPool.check(limit, self.held_bytes(), self.block_size)?;
                 }
                 let block = upstream.allocate_block()?;
                 self.system_allocations.set(self.system_allocations.get() + 1);
@@ -753,7 +735,7 @@ impl<'s> BlockCache<'s> {
     /// A new system block, if the limit allows it.
     fn allocate_block(&self, size: usize, align: usize) -> Result<Block, AllocError> {
         if let Some(limit) = self.limit.get() {
-            LimitKind::Pool.check(limit, self.held_bytes(), size)?;
+            LimitKind::BlockPool.check(limit, self.held_bytes(), size)?;
         }
         let block = Block::allocate(size, align)?;
         self.system_allocations.set(self.system_allocations.get() + 1);

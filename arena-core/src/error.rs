@@ -13,8 +13,9 @@ use core::fmt;
 pub enum LimitKind {
     /// The scope's own limit ([`Scope::set_limit`](crate::Scope::set_limit)).
     Scope,
-    /// The block pool's limit ([`BlockPool::set_limit`](crate::BlockPool::set_limit)).
-    Pool,
+    /// The block pool's limit ([`BlockPool::set_limit`](crate::BlockPool::set_limit)),
+    /// also a size-class pool's, whose blocks come from one.
+    BlockPool,
 }
 
 /// Why an allocation failed.
@@ -97,7 +98,7 @@ impl fmt::Display for AllocError {
             AllocError::LimitReached { kind, limit, held, requested } => {
                 let whose = match kind {
                     LimitKind::Scope => "scope",
-                    LimitKind::Pool => "block pool",
+                    LimitKind::BlockPool => "block pool",
                 };
                 write!(
                     f,

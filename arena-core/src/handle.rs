@@ -71,7 +71,7 @@ pub struct Handle<'id> {
 ///     assert_eq!(pool.get_key(copy), None); // still stale
 /// });
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key<'id> {
     index: u32,
     /// The slot's version when the key was made: `generation << 2 | OCCUPIED`.
@@ -124,7 +124,7 @@ impl<'id> Key<'id> {
     }
 
     /// The version as stored.
-    pub(crate) fn version_nonzero(self) -> NonZeroU32 {
+    pub(crate) fn version(self) -> NonZeroU32 {
         self.version
     }
 
@@ -146,10 +146,6 @@ impl<'id> Key<'id> {
     pub(crate) fn slot(self) -> u32 {
         self.index
     }
-
-    pub(crate) fn version(self) -> u32 {
-        self.version.get()
-    }
 }
 
 impl fmt::Debug for Key<'_> {
@@ -163,6 +159,18 @@ impl PartialEq for Handle<'_> {
     }
 }
 impl Eq for Handle<'_> {}
+/// Handles order by slot index (as keys do, by index then version): any total order
+/// serves a `BTreeMap` or a `BinaryHeap`.
+impl PartialOrd for Handle<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Handle<'_> {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        self.index.cmp(&other.index)
+    }
+}
 impl Hash for Handle<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.index.hash(state);

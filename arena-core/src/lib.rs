@@ -2,7 +2,8 @@
 //! block pool, with destructors, limits and fallible variants.
 //!
 //! arena-kit brings the classic C and C++ pool allocators to Rust (ScopeAlloc and its
-//! BlockPool, AutoFreeAlloc, APR pools; see `shared/seeds/` in the repository) and turns
+//! BlockPool, AutoFreeAlloc, APR pools, `boost::pool`; the repository's `docs/seeds.md`
+//! tells their story) and turns
 //! what was a convention there into a guarantee here: nothing allocated can outlive its
 //! scope, destructors run exactly once, and a value whose destructor could read an
 //! already-dropped sibling does not compile.
@@ -19,7 +20,7 @@
 //!   generation-checked) name its values; [`SecondaryMap`] holds side data by key.
 //!   [`Brand`] hands out a bare brand, for value types that hold keys of their own pool.
 //! - [`SizeClassPool`]: free lists in twenty size classes for 1..=1024-byte requests
-//!   (seed 002), giving blocks back when a class empties; `&SizeClassPool` is an
+//!   (`boost::pool` per size), giving blocks back when a class empties; `&SizeClassPool` is an
 //!   `allocator_api2` allocator.
 //! - [`RowIndex`]: the handle side of struct-of-arrays storage (rows that stay dense).
 //! - `#[derive(ArenaAlloc)]` (see [`ArenaAlloc`]): a typed pool for your struct, plain or
@@ -27,12 +28,12 @@
 //!   [`try_arena_new!`] are `STD_NEW` for scopes and pools alike.
 //! - [`AllocError`] / [`TryAllocError`]: what a `try_` method returns, value included.
 //! - [`ArenaVec`] and [`ArenaString`]: growable collections in a scope that grow in place
-//!   at the tip and then in a page-filled block of their own (seed 001), so the scope
+//!   at the tip and then in a page-filled block of their own, so the scope
 //!   holds little more than their capacity.
 //! - `&Scope` implements `allocator_api2::alloc::Allocator`: `allocator_api2::vec::Vec`
 //!   and `hashbrown` collections keep their buffers in a scope; the newest allocation
 //!   grows and shrinks in place.
-//! - Thread-safe flavours (seed 002's locked pools; feature `std`), separate types so the
+//! - Thread-safe flavours (the locked pools; feature `std`), separate types so the
 //!   unlocked ones pay nothing for threads:
 //!   [`SharedBlockPool`] with a [`LocalBlockPool`] cache per thread (scopes take no lock),
 //!   [`SyncSizeClassPool`] (per-thread chunk caches over a locked depot and classes,
@@ -47,7 +48,7 @@
 //! ```
 //! use arena_core::{Arena, BlockPool};
 //!
-//! // Many short scopes recycle blocks through one pool (seed 000's ScopeAlloc).
+//! // Many short scopes recycle blocks through one pool (ScopeAlloc's BlockPool).
 //! let pool = BlockPool::new();
 //! for request in 0..100 {
 //!     let scope = pool.scope();
@@ -62,7 +63,7 @@
 //! let numbers = arena.alloc_slice_fill_with(1000, |i| i as u64);
 //! assert_eq!(numbers.iter().sum::<u64>(), 499_500);
 //!
-//! // Typed free-list storage with branded handles (seed 003's free list of indices).
+//! // Typed free-list storage with branded handles (a C free list of indices).
 //! let sum = arena_core::Pool::with(|mut pool| {
 //!     let h = pool.insert(40);
 //!     pool[&h] += 2;
@@ -95,6 +96,9 @@
 //!   (with `parking_lot`). Without it the crate is `no_std` and needs
 //!   only `alloc`.
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-derive`.
+//! - `serde`: `Serialize`/`Deserialize` for [`PoolKey`], [`KeyPool`] and a
+//!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
+//!   stale), `Serialize` for [`ArenaVec`] and [`ArenaString`].
 #![cfg_attr(not(feature = "std"), no_std)]
 
 extern crate alloc;
@@ -104,9 +108,12 @@ mod arena;
 mod block;
 mod block_pool;
 mod brand;
+mod bump;
+mod chunk_stack;
 mod drop_list;
 mod error;
 mod handle;
+mod key_pool;
 mod new_macro;
 #[cfg(feature = "std")]
 mod per_thread;
@@ -114,10 +121,14 @@ mod pool;
 mod raw;
 mod row_index;
 mod scope;
+mod scope_ref;
 mod secondary_map;
+#[cfg(feature = "serde")]
+mod serde_impls;
 #[cfg(feature = "std")]
 mod shared_block_pool;
 mod size_class;
+mod slots;
 mod source;
 mod string;
 #[cfg(feature = "std")]
@@ -129,23 +140,25 @@ mod sync_size_class;
 mod vec;
 
 pub use arena::Arena;
-pub use block_pool::{BlockPool, DEFAULT_BLOCK_SIZE, PoolStats};
+pub use block_pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 pub use brand::Brand;
 pub use error::{AllocError, LimitKind, TryAllocError};
 pub use handle::{Handle, Key};
+pub use key_pool::{KeyPool, KeyVacantEntry, PoolKey};
 pub use new_macro::ArenaNew;
-pub use pool::{Pool, SlotStats};
+pub use pool::{Pool, PoolStats, VacantEntry};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
-pub use secondary_map::SecondaryMap;
+pub use scope_ref::ScopeRef;
+pub use secondary_map::{SecondaryEntry, SecondaryMap, SlotKey};
 #[cfg(feature = "std")]
 pub use shared_block_pool::{
-    LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedPoolStats,
+    LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedBlockPoolStats,
 };
 pub use size_class::{MAX_CLASS_SIZE, SizeClassPool, SizeClassStats};
 pub use string::ArenaString;
 #[cfg(feature = "std")]
-pub use sync_pool::{SyncHandle, SyncPool};
+pub use sync_pool::{SyncHandle, SyncKey, SyncPool};
 #[cfg(feature = "std")]
 pub use sync_size_class::{CACHE_BATCH, SyncSizeClassPool};
 pub use vec::ArenaVec;
@@ -230,6 +243,11 @@ pub trait ArenaAlloc {}
 
 #[cfg(feature = "derive")]
 pub use arena_derive::ArenaAlloc;
+
+/// The `allocator_api2` crate this one implements `Allocator` for (version 0.2): use its
+/// collections through this path (`arena_core::allocator_api2::vec::Vec<T, &Scope>`) and
+/// the trait always matches, whatever version your own dependencies pull in.
+pub use allocator_api2;
 
 /// What `#[derive(ArenaAlloc)]` expansions name; not public API.
 #[doc(hidden)]

@@ -96,7 +96,10 @@ impl<'id, T> ArenaNew<T> for &mut Pool<'id, T> {
     }
 }
 
-/// Allocates a value in a scope or a pool, like seed 000's `STD_NEW(alloc, Type)`.
+/// Allocates a value in a scope or a pool, like the `STD_NEW(alloc, Type)` macro of C++
+/// scope allocators. The second argument is a **type** or a **struct literal** (or any
+/// expression that is not a bare name): a bare name is read as a type, so for a variable
+/// `x` write `arena_new!(scope, { x })` or simply `scope.alloc(x)`.
 ///
 /// - `arena_new!(place, T)` default-constructs a `T` (also `path::T` and `T::<Args>`);
 /// - `arena_new!(place, T { field: value, .. })`, or any other expression, moves it in;

@@ -3,15 +3,11 @@
 //! Seed 003's C free list of `int` indices, `boost::pool` and `ACE_Cached_Allocator`, with the
 //! convention made a guarantee: handles are checked by the type system, not by discipline.
 //!
-//! # Layout
+//! # Storage
 //!
-//! - `slots: Vec<Slot<T>>`, where `Slot<T>` is a union of a `T` and a `u32`: an occupied
-//!   slot holds the value, a vacant one the index of the next vacant slot (the free list
-//!   threads through the slots themselves). A slot costs `max(size_of::<T>(), 4)`
-//!   rounded to the alignment: no enum tag padded to `T`'s alignment.
-//! - `meta: Vec<u32>`, one word per slot: bit 0 occupied, bit 1 owned by a [`Handle`],
-//!   bits 2.. the generation that [`Key`]s are checked against. A vacant slot whose
-//!   generation is exhausted is retired (never reused) rather than wrapped.
+//! A pool is a [`Slots`](crate::slots) (the free-list storage shared with
+//! [`KeyPool`](crate::KeyPool): one buffer of slots, a meta word per slot with its
+//! generation, invariants L1, L2 and L4) named through branded handles and keys.
 //!
 //! # What the type system proves, what runtime checks catch
 //!
@@ -28,60 +24,21 @@
 //!
 //! # Invariants
 //!
-//! Every `unsafe` block below relies on one of these, and says which.
+//! L1, L2 and L4 are the storage's (`slots.rs`); the pool keeps the handle rule:
 //!
-//! - **(L1) `meta` describes `slots`.** Both hold one entry per slot. A slot whose meta
-//!   word has `OCCUPIED` holds an initialised `T` in its `value` field; any other holds a
-//!   free-list link in `next` (unless retired). Occupied-and-filled become true together,
-//!   in [`Vacant`]'s fill, which consumes the claim.
-//! - **(L2) The free list** starting at `free_head` visits, through `next`, every vacant
-//!   slot that is not retired, exactly once; all are in bounds.
 //! - **(L3) A handle owns its slot.** A `Handle<'id>` exists only for a slot marked
 //!   `OCCUPIED | OWNED` of the one pool of brand `'id`, at most one per slot (`Handle::new`
 //!   is `unsafe` for that). Only `remove` and `into_key`, which consume it, clear those
-//!   bits; shrinking truncates nothing below an occupied slot.
-//! - **(L4) Versions only grow.** A slot's generation rises at every removal; a slot
-//!   whose generation is exhausted is retired, never reused nor truncated; a slot made
-//!   again past a truncation starts above every truncated generation (`gen_floor`). So a
-//!   key matches only the value it was made for.
+//!   bits; key removals and `retain` skip owned slots, and shrinking truncates nothing
+//!   below an occupied slot.
 
-#![expect(
-    clippy::cast_possible_truncation,
-    reason = "slot indices are below MAX_SLOTS < u32::MAX, checked at insertion"
-)]
-
-use alloc::vec::Vec;
 use core::fmt;
-use core::mem::ManuallyDrop;
-use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
-use core::ptr;
 
 use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::handle::{Handle, Key};
-
-const OCCUPIED: u32 = 1;
-const OWNED: u32 = 2;
-const GEN_SHIFT: u32 = 2;
-/// The last generation a slot may have; freeing a slot at it retires the slot.
-const MAX_GEN: u32 = u32::MAX >> GEN_SHIFT;
-/// "No next vacant slot".
-const NONE: u32 = u32::MAX;
-/// Slots the index space holds (`Handle` stores index + 1 in a `NonZeroU32`).
-const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
-
-/// The key version of an occupied slot's meta word: the meta without the owned bit
-/// (occupied slots have bit 0 set, so it is never zero).
-fn version(meta: u32) -> NonZeroU32 {
-    NonZeroU32::new(meta & !OWNED).unwrap_or(NonZeroU32::MIN)
-}
-
-/// A slot: the value, or the next vacant index.
-union Slot<T> {
-    value: ManuallyDrop<T>,
-    next: u32,
-}
+use crate::slots::{Slots, Vacant};
 
 /// Branded free-list storage for values of one type.
 ///
@@ -114,21 +71,8 @@ union Slot<T> {
 /// assert_eq!(total, 31);
 /// ```
 pub struct Pool<'id, T> {
-    slots: Vec<Slot<T>>,
-    meta: Vec<u32>,
-    free_head: u32,
-    len: usize,
-    /// Most slots the pool has had, recorded when it gives slots back (`shrink_to_fit`);
-    /// the peak of live values is the larger of this and the slot count now. Only a new
-    /// slot can raise the peak: a slot is appended only when no free slot is left, so at
-    /// that moment every slot but retired ones is occupied, and reusing a freed slot never
-    /// takes `len` past the slot count. Kept off the insert path: appending a slot
-    /// updates nothing but the vectors.
-    peak: usize,
-    /// Generation new slots start at: above that of any slot `shrink_to_fit` dropped, so
-    /// a key to a dropped slot cannot match the slot that later takes its index.
-    gen_floor: u32,
-    max_free: Option<usize>,
+    /// The storage (`slots.rs`: invariants L1, L2 and L4 live there; L3 is kept here).
+    slots: Slots<T>,
     brand: Id<'id>,
 }
 
@@ -148,7 +92,7 @@ pub struct Pool<'id, T> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct SlotStats {
+pub struct PoolStats {
     /// Values in the pool.
     pub live: usize,
     /// Vacant slots (reusable or retired).
@@ -235,51 +179,13 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use]
     pub fn with_capacity_in(capacity: usize, brand: Brand<'id>) -> Self {
-        Pool {
-            slots: Vec::with_capacity(capacity),
-            meta: Vec::with_capacity(capacity),
-            free_head: NONE,
-            len: 0,
-            peak: 0,
-            gen_floor: 0,
-            max_free: None,
-            brand: brand.into_id(),
-        }
+        // Salt 0: the brand already keeps every other pool's keys out.
+        Pool { slots: Slots::with_capacity(capacity, 0), brand: brand.into_id() }
     }
 }
 
 impl<'id, T> Pool<'id, T> {
     // ----- inserting --------------------------------------------------------------------
-
-    /// Claims the slot the next value goes into: the head of the free list, or a new slot
-    /// at the end with room made for it in both vectors (the only step that can fail).
-    /// Nothing about the pool changes until the entry is filled.
-    #[inline]
-    fn vacant(&mut self) -> Result<Vacant<'_, 'id, T>, AllocError> {
-        if self.free_head == NONE {
-            let len = self.slots.len();
-            if len >= self.slots.capacity() || len >= self.meta.capacity() || len >= MAX_SLOTS {
-                self.grow()?;
-            }
-            // `len < MAX_SLOTS`, which fits a `u32`.
-            return Ok(Vacant { index: len as u32, pool: self });
-        }
-        Ok(Vacant { index: self.free_head, pool: self })
-    }
-
-    /// Makes room for one more slot at the end of both vectors.
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self) -> Result<(), AllocError> {
-        if self.slots.len() >= MAX_SLOTS {
-            return Err(AllocError::CapacityExceeded { max: MAX_SLOTS });
-        }
-        if self.slots.try_reserve(1).is_err() || self.meta.try_reserve(1).is_err() {
-            let layout = core::alloc::Layout::new::<Slot<T>>();
-            return Err(AllocError::OutOfMemory { size: layout.size(), align: layout.align() });
-        }
-        Ok(())
-    }
 
     /// Inserts `value` and returns its owning handle.
     ///
@@ -303,8 +209,14 @@ impl<'id, T> Pool<'id, T> {
     #[inline(always)]
     #[track_caller]
     pub fn insert(&mut self, value: T) -> Handle<'id> {
-        match self.vacant() {
-            Ok(entry) => entry.insert(value),
+        let brand = self.brand;
+        match self.slots.vacant() {
+            Ok(entry) => {
+                let (index, _) = entry.fill(value, true);
+                // SAFETY: L3: the slot was just filled and marked owned: this is its only
+                // handle, of this pool's brand.
+                unsafe { Handle::new(index, brand) }
+            }
             Err(e) => fail(e),
         }
     }
@@ -327,8 +239,13 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert(&mut self, value: T) -> Result<Handle<'id>, TryAllocError<T>> {
-        match self.vacant() {
-            Ok(entry) => Ok(entry.insert(value)),
+        let brand = self.brand;
+        match self.slots.vacant() {
+            Ok(entry) => {
+                let (index, _) = entry.fill(value, true);
+                // SAFETY: L3: as in `insert`.
+                Ok(unsafe { Handle::new(index, brand) })
+            }
             Err(e) => Err(TryAllocError::new(e, value)),
         }
     }
@@ -352,8 +269,12 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[track_caller]
     pub fn insert_keyed(&mut self, value: T) -> Key<'id> {
-        match self.vacant() {
-            Ok(entry) => entry.insert_keyed(value),
+        let brand = self.brand;
+        match self.slots.vacant() {
+            Ok(entry) => {
+                let (index, version) = entry.fill(value, false);
+                Key::new(index, version, brand)
+            }
             Err(e) => fail(e),
         }
     }
@@ -374,27 +295,103 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[inline]
     pub fn try_insert_keyed(&mut self, value: T) -> Result<Key<'id>, TryAllocError<T>> {
-        match self.vacant() {
-            Ok(entry) => Ok(entry.insert_keyed(value)),
+        let brand = self.brand;
+        match self.slots.vacant() {
+            Ok(entry) => {
+                let (index, version) = entry.fill(value, false);
+                Ok(Key::new(index, version, brand))
+            }
             Err(e) => Err(TryAllocError::new(e, value)),
         }
     }
 
+    /// Claims the slot the next value will take, so its key is known before the value is
+    /// built (slab's `vacant_entry`): [`VacantEntry::key`], then
+    /// [`insert`](VacantEntry::insert) or [`insert_keyed`](VacantEntry::insert_keyed).
+    /// An entry dropped unfilled leaves the pool as it was, except that the key it
+    /// showed is burnt: it will never name a value.
+    ///
+    /// # Panics
+    ///
+    /// As [`insert`](Self::insert), if no slot can be claimed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{Key, Pool};
+    ///
+    /// struct Node<'id> { me: Key<'id>, label: &'static str }
+    ///
+    /// arena_core::Brand::with(|brand| {
+    ///     let mut pool = Pool::new_in(brand);
+    ///     let entry = pool.vacant_entry();
+    ///     let me = entry.key();
+    ///     let k = entry.insert_keyed(Node { me, label: "self-aware" });
+    ///     assert_eq!(pool.get_key(k).unwrap().me, k);
+    /// });
+    /// ```
+    #[track_caller]
+    pub fn vacant_entry(&mut self) -> VacantEntry<'_, 'id, T> {
+        self.try_vacant_entry().unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`vacant_entry`](Self::vacant_entry), with an error instead of a panic.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_insert`](Self::try_insert).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let entry = pool.try_vacant_entry().unwrap();
+    ///     let key = entry.key();
+    ///     assert_eq!(entry.insert_keyed(7), key);
+    /// });
+    /// ```
+    pub fn try_vacant_entry(&mut self) -> Result<VacantEntry<'_, 'id, T>, AllocError> {
+        let brand = self.brand;
+        Ok(VacantEntry { entry: Some(self.slots.vacant()?), brand })
+    }
+
+    /// Inserts the value `make` builds from its own key, and returns that key (slotmap's
+    /// `insert_with_key`): for values that name themselves. If `make` panics the pool is
+    /// unchanged and the key it was given never names a value.
+    ///
+    /// # Panics
+    ///
+    /// As [`insert`](Self::insert), and if `make` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let k = pool.insert_with_key(|k| format!("I am {k:?}"));
+    ///     assert!(pool.get_key(k).unwrap().starts_with("I am Key(0"));
+    /// });
+    /// ```
+    #[track_caller]
+    pub fn insert_with_key(&mut self, make: impl FnOnce(Key<'id>) -> T) -> Key<'id> {
+        let entry = self.vacant_entry();
+        let key = entry.key();
+        // A panic in `make` drops the entry, which burns `key`.
+        let value = make(key);
+        entry.insert_keyed(value)
+    }
+
     /// The key of the value now in occupied slot `index`.
     pub(crate) fn key_at(&self, index: u32) -> Key<'id> {
-        let meta = self.meta[index as usize];
-        debug_assert!(meta & OCCUPIED != 0, "slot {index} is occupied");
-        Key::new(index, version(meta), self.brand)
+        let version = self.slots.version_at(index);
+        debug_assert!(version.is_some(), "slot {index} is occupied");
+        Key::new(index, version.unwrap_or(core::num::NonZeroU32::MIN), self.brand)
     }
 
     /// The value in slot `index`, which must be occupied (checked: panics otherwise).
     /// For [`RowIndex`](crate::RowIndex), which names its slots by index.
+    #[track_caller]
     pub(crate) fn occupied_mut(&mut self, index: u32) -> &mut T {
-        let i = index as usize;
-        assert!(self.meta[i] & OCCUPIED != 0, "slot {index} is vacant");
-        // SAFETY: `i` is in bounds (the indexing above did not panic) and the slot is
-        // occupied, so it holds an initialised `T` (L1); `&mut self` makes it exclusive.
-        unsafe { &mut self.slots.get_unchecked_mut(i).value }
+        self.slots.occupied_mut(index)
     }
 
     // ----- owning handles -------------------------------------------------------------
@@ -412,14 +409,10 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[must_use]
     pub fn get(&self, handle: &Handle<'id>) -> &T {
-        let i = handle.slot() as usize;
-        debug_assert!(
-            self.meta.get(i).is_some_and(|m| m & (OCCUPIED | OWNED) == OCCUPIED | OWNED),
-            "a handle's slot is occupied and owned"
-        );
+        debug_assert!(self.slots.is_owned(handle.slot()), "a handle's slot is occupied and owned");
         // SAFETY: L3: the brand says `handle` was made by this pool, and its slot is
-        // occupied and owned, so in bounds; L1: it holds an initialised `T`.
-        unsafe { &self.slots.get_unchecked(i).value }
+        // occupied and owned, so in bounds and holding a `T`.
+        unsafe { self.slots.get_unchecked(handle.slot()) }
     }
 
     /// The value of a handle, mutably: no check in release builds.
@@ -436,13 +429,9 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[must_use]
     pub fn get_mut(&mut self, handle: &Handle<'id>) -> &mut T {
-        let i = handle.slot() as usize;
-        debug_assert!(
-            self.meta.get(i).is_some_and(|m| m & (OCCUPIED | OWNED) == OCCUPIED | OWNED),
-            "a handle's slot is occupied and owned"
-        );
-        // SAFETY: L3 and L1, as in `get`; `&mut self` makes the access exclusive.
-        unsafe { &mut self.slots.get_unchecked_mut(i).value }
+        debug_assert!(self.slots.is_owned(handle.slot()), "a handle's slot is occupied and owned");
+        // SAFETY: L3, as in `get`; `&mut self` makes the access exclusive.
+        unsafe { self.slots.get_unchecked_mut(handle.slot()) }
     }
 
     /// Removes a handle's value and returns it; the slot goes on the free list.
@@ -459,55 +448,10 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[expect(clippy::needless_pass_by_value, reason = "consuming the handle is the point")]
     pub fn remove(&mut self, handle: Handle<'id>) -> T {
-        let index = handle.slot();
-        debug_assert!(
-            self.meta
-                .get(index as usize)
-                .is_some_and(|m| m & (OCCUPIED | OWNED) == OCCUPIED | OWNED),
-            "a handle's slot is occupied and owned"
-        );
-        // SAFETY: L3: the handle proves the slot occupied and in bounds, and it is consumed.
-        let value = unsafe { self.take(index) };
-        self.apply_max_free();
-        value
-    }
-
-    /// Moves the value out of occupied slot `index` and frees the slot.
-    ///
-    /// # Safety
-    ///
-    /// Slot `index` is in bounds and occupied.
-    #[inline]
-    unsafe fn take(&mut self, index: u32) -> T {
-        let i = index as usize;
-        // SAFETY: the caller guarantees an occupied, in-bounds slot; the value is read
-        // once and the slot marked vacant right below (keeping L1).
-        let slot = unsafe { self.slots.get_unchecked_mut(i) };
-        // SAFETY: L1: occupied slots hold an initialised value in `value`.
-        let value = unsafe { ManuallyDrop::take(&mut slot.value) };
-        // SAFETY: L1: `meta` has one entry per slot, and `i` is in bounds (caller).
-        let meta = unsafe { self.meta.get_unchecked_mut(i) };
-        let generation = *meta >> GEN_SHIFT;
-        self.len -= 1;
-        if generation == MAX_GEN {
-            // Retired: no generation is left to tell its next value from this one.
-            *meta = MAX_GEN << GEN_SHIFT;
-        } else {
-            *meta = (generation + 1) << GEN_SHIFT;
-            *slot = Slot { next: self.free_head };
-            self.free_head = index;
-        }
-        value
-    }
-
-    /// Applies the `max_free` policy after removals.
-    #[inline]
-    fn apply_max_free(&mut self) {
-        if let Some(max_free) = self.max_free
-            && self.slots.len() - self.len > max_free.saturating_mul(2)
-        {
-            self.shrink_to_fit();
-        }
+        debug_assert!(self.slots.is_owned(handle.slot()), "a handle's slot is occupied and owned");
+        // SAFETY: L3: the handle proves the slot occupied and in bounds, and it is its
+        // owner, consumed here.
+        unsafe { self.slots.remove_unchecked(handle.slot()) }
     }
 
     // ----- keys ------------------------------------------------------------------------
@@ -545,9 +489,8 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[expect(clippy::needless_pass_by_value, reason = "consuming the handle is the point")]
     pub fn into_key(&mut self, handle: Handle<'id>) -> Key<'id> {
-        let index = handle.slot();
-        self.meta[index as usize] &= !OWNED;
-        self.key_at(index)
+        self.slots.disown(handle.slot());
+        self.key_at(handle.slot())
     }
 
     /// Takes ownership of a keyed value: `Some(handle)` if the key is live and no handle
@@ -564,11 +507,9 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn take_handle(&mut self, key: Key<'id>) -> Option<Handle<'id>> {
-        let m = self.meta.get_mut(key.slot() as usize)?;
-        if *m == key.version() {
-            *m |= OWNED;
-            // SAFETY: L3: the slot is occupied by the key's value (exact version match, L4)
-            // and was not owned (the match excludes `OWNED`): this is its only handle now.
+        if self.slots.own(key.slot(), key.version()) {
+            // SAFETY: L3: the slot holds the key's value (exact version match, L4) and was
+            // not owned (the match excludes `OWNED`): this is its only handle now.
             Some(unsafe { Handle::new(key.slot(), self.brand) })
         } else {
             None
@@ -589,7 +530,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use]
     pub fn contains_key(&self, key: Key<'id>) -> bool {
-        self.meta.get(key.slot() as usize).is_some_and(|m| m & !OWNED == key.version())
+        self.slots.contains(key.slot(), key.version())
     }
 
     /// The value of `key`, or `None` if it was removed.
@@ -605,13 +546,7 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[must_use]
     pub fn get_key(&self, key: Key<'id>) -> Option<&T> {
-        if self.contains_key(key) {
-            // SAFETY: the slot is in bounds and occupied by the value the key was made for:
-            // its version matches (L4) and has `OCCUPIED` set, so L1 gives a `T`.
-            Some(unsafe { &self.slots.get_unchecked(key.slot() as usize).value })
-        } else {
-            None
-        }
+        self.slots.get(key.slot(), key.version())
     }
 
     /// The value of `key`, mutably, or `None` if it was removed.
@@ -628,12 +563,7 @@ impl<'id, T> Pool<'id, T> {
     #[inline]
     #[must_use]
     pub fn get_key_mut(&mut self, key: Key<'id>) -> Option<&mut T> {
-        if self.contains_key(key) {
-            // SAFETY: L4 and L1, as in `get_key`; `&mut self` makes the access exclusive.
-            Some(unsafe { &mut self.slots.get_unchecked_mut(key.slot() as usize).value })
-        } else {
-            None
-        }
+        self.slots.get_mut(key.slot(), key.version())
     }
 
     /// Removes `key`'s value: `None` if the key is stale or a handle owns the slot.
@@ -648,15 +578,7 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn remove_key(&mut self, key: Key<'id>) -> Option<T> {
-        // Exact match: occupied, same generation, and not owned.
-        if self.meta.get(key.slot() as usize) == Some(&key.version()) {
-            // SAFETY: the slot is in bounds and occupied: its version matches (L4, L1).
-            let value = unsafe { self.take(key.slot()) };
-            self.apply_max_free();
-            Some(value)
-        } else {
-            None
-        }
+        self.slots.remove(key.slot(), key.version())
     }
 
     // ----- whole-pool operations ----------------------------------------------------------
@@ -673,7 +595,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.slots.len()
     }
 
     /// Whether the pool holds no value.
@@ -685,7 +607,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.slots.len() == 0
     }
 
     /// Slots the buffer holds without growing.
@@ -697,7 +619,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.slots.capacity().min(self.meta.capacity())
+        self.slots.capacity()
     }
 
     /// Makes room for `additional` more values without growing.
@@ -715,10 +637,7 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn reserve(&mut self, additional: usize) {
-        let vacant = self.slots.len() - self.len;
-        let needed = additional.saturating_sub(vacant);
-        self.slots.reserve(needed);
-        self.meta.reserve(needed);
+        self.slots.reserve(additional);
     }
 
     /// The pool's counters.
@@ -732,12 +651,13 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     #[must_use]
-    pub fn stats(&self) -> SlotStats {
-        SlotStats {
-            live: self.len,
-            free: self.slots.len() - self.len,
-            capacity: self.capacity(),
-            peak: self.peak.max(self.slots.len()),
+    pub fn stats(&self) -> PoolStats {
+        let counts = self.slots.stats();
+        PoolStats {
+            live: counts.live,
+            free: counts.free,
+            capacity: counts.capacity,
+            peak: counts.peak,
         }
     }
 
@@ -760,27 +680,7 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn shrink_to_fit(&mut self) {
-        // Occupied slots stay, and so do retired ones: a retired slot's last key would
-        // match the first value of a slot made again at its index (its generation
-        // cannot be raised past `MAX_GEN`), so it is never truncated.
-        let keep = self
-            .meta
-            .iter()
-            .rposition(|m| m & OCCUPIED != 0 || m >> GEN_SHIFT == MAX_GEN)
-            .map_or(0, |last| last + 1);
-        if keep < self.slots.len() {
-            for m in &self.meta[keep..] {
-                // Below `MAX_GEN`: retired slots were kept above.
-                self.gen_floor = self.gen_floor.max((m >> GEN_SHIFT) + 1);
-            }
-            self.peak = self.peak.max(self.slots.len());
-            // Vacant slots hold no value: truncating drops nothing (`Slot` has no drop glue).
-            self.slots.truncate(keep);
-            self.meta.truncate(keep);
-            self.rebuild_free_list();
-        }
         self.slots.shrink_to_fit();
-        self.meta.shrink_to_fit();
     }
 
     /// The free-slot policy (ACE's high-water mark): when more than twice `max_free` slots
@@ -800,20 +700,7 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn set_max_free(&mut self, max_free: Option<usize>) {
-        self.max_free = max_free;
-    }
-
-    /// Threads the free list anew through every vacant, unretired slot, lowest index first.
-    fn rebuild_free_list(&mut self) {
-        self.free_head = NONE;
-        for i in (0..self.slots.len()).rev() {
-            let m = self.meta[i];
-            if m & OCCUPIED == 0 && m >> GEN_SHIFT < MAX_GEN {
-                self.slots[i] = Slot { next: self.free_head };
-                // `i` < `MAX_SLOTS`, which fits a `u32`.
-                self.free_head = i as u32;
-            }
-        }
+        self.slots.set_max_free(max_free);
     }
 
     /// Keeps the keyed values for which `keep` returns `true` and removes the others.
@@ -833,21 +720,8 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(Key<'id>, &mut T) -> bool) {
-        for i in 0..self.slots.len() {
-            if self.meta[i] & (OCCUPIED | OWNED) != OCCUPIED {
-                continue;
-            }
-            // `i` < `MAX_SLOTS`, which fits a `u32`.
-            let key = self.key_at(i as u32);
-            // SAFETY: L1: slot `i` is occupied (checked above), so it holds a `T`.
-            let value = unsafe { &mut self.slots.get_unchecked_mut(i).value };
-            if !keep(key, value) {
-                // SAFETY: still occupied and in bounds: `keep` only had the value, not the
-                // pool.
-                drop(unsafe { self.take(i as u32) });
-            }
-        }
-        self.apply_max_free();
+        let brand = self.brand;
+        self.slots.retain(|index, version, value| keep(Key::new(index, version, brand), value));
     }
 
     /// Removes every keyed value; values owned by handles stay.
@@ -881,14 +755,8 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use = "the values are dropped with the iterator if it is not used"]
     pub fn drain(mut self) -> alloc::vec::IntoIter<T> {
-        let mut values = Vec::with_capacity(self.len);
-        for i in 0..self.slots.len() {
-            if self.meta[i] & OCCUPIED != 0 {
-                // SAFETY: slot `i` is in bounds and occupied (checked above).
-                values.push(unsafe { self.take(i as u32) });
-            }
-        }
-        values.into_iter()
+        // SAFETY: L3: the pool is consumed, so no handle can be used with it again.
+        unsafe { self.slots.take_all() }.into_iter()
     }
 
     /// Every value with its key, in slot order (owned values included: a key reads them).
@@ -903,12 +771,10 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = (Key<'id>, &T)> + '_ {
-        self.meta.iter().enumerate().filter(|(_, m)| *m & OCCUPIED != 0).map(|(i, _)| {
-            // `i` < `MAX_SLOTS`, which fits a `u32`.
-            let key = self.key_at(i as u32);
-            // SAFETY: L1: slot `i` is occupied (filtered above), so it holds a `T`.
-            (key, unsafe { &*self.slots.get_unchecked(i).value })
-        })
+        let brand = self.brand;
+        self.slots
+            .iter()
+            .map(move |(index, version, value)| (Key::new(index, version, brand), value))
     }
 
     /// Every value with its key, mutably, in slot order.
@@ -928,91 +794,130 @@ impl<'id, T> Pool<'id, T> {
         let brand = self.brand;
         self.slots
             .iter_mut()
-            .zip(&self.meta)
-            .enumerate()
-            .filter(|(_, (_, m))| **m & OCCUPIED != 0)
-            .map(move |(i, (slot, m))| {
-                // `i` < `MAX_SLOTS`, which fits a `u32`.
-                let key = Key::new(i as u32, version(*m), brand);
-                // SAFETY: L1: the slot is occupied (filtered above), so it holds a `T`.
-                (key, unsafe { &mut *slot.value })
-            })
+            .map(move |(index, version, value)| (Key::new(index, version, brand), value))
     }
 }
 
-/// The slot the next value of a [`Pool`] goes into, claimed by `Pool::vacant` and not yet
-/// filled (slab's `VacantEntry`): "meta says occupied" and "the slot holds a value"
-/// become true together, in [`insert`](Self::insert) or
-/// [`insert_keyed`](Self::insert_keyed), which consume the entry. Dropping it changes
-/// nothing.
+/// A claimed slot of a [`Pool`], from [`Pool::vacant_entry`]: its key is known, the
+/// value not yet stored. Dropped unfilled, it leaves the pool as it was and burns the
+/// key, which then names no value, ever.
+pub struct VacantEntry<'a, 'id, T> {
+    /// `Some` until filled.
+    entry: Option<Vacant<'a, T>>,
+    brand: Id<'id>,
+}
+
+impl<'id, T> VacantEntry<'_, 'id, T> {
+    /// The key the value will have.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let entry = pool.vacant_entry();
+    ///     let key = entry.key();
+    ///     entry.insert_keyed('x');
+    ///     assert_eq!(pool.get_key(key), Some(&'x'));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn key(&self) -> Key<'id> {
+        let entry = self.entry.as_ref().unwrap_or_else(|| unreachable!("filled entries are gone"));
+        Key::new(entry.index(), entry.version(), self.brand)
+    }
+
+    /// Stores `value` in the slot, owned by the returned handle ([`key`](Self::key) reads
+    /// it but cannot remove it, as for [`Pool::insert`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let entry = pool.vacant_entry();
+    ///     let key = entry.key();
+    ///     let h = entry.insert(5);
+    ///     assert_eq!(pool.key(&h), key);
+    ///     assert_eq!(pool.remove(h), 5);
+    /// });
+    /// ```
+    pub fn insert(mut self, value: T) -> Handle<'id> {
+        let entry = self.entry.take().unwrap_or_else(|| unreachable!("filled entries are gone"));
+        let (index, _) = entry.fill(value, true);
+        // SAFETY: L3: the slot was just filled and marked owned: this is its only handle,
+        // of this pool's brand.
+        unsafe { Handle::new(index, self.brand) }
+    }
+
+    /// Stores `value` in the slot and returns its key (no owner).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let entry = pool.vacant_entry();
+    ///     let key = entry.key();
+    ///     assert_eq!(entry.insert_keyed(1), key);
+    /// });
+    /// ```
+    pub fn insert_keyed(mut self, value: T) -> Key<'id> {
+        let entry = self.entry.take().unwrap_or_else(|| unreachable!("filled entries are gone"));
+        let (index, version) = entry.fill(value, false);
+        Key::new(index, version, self.brand)
+    }
+}
+
+impl<T> Drop for VacantEntry<'_, '_, T> {
+    fn drop(&mut self) {
+        if let Some(entry) = self.entry.take() {
+            entry.burn();
+        }
+    }
+}
+
+impl<T> fmt::Debug for VacantEntry<'_, '_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let key = self.entry.as_ref().map(|e| (e.index(), e.version()));
+        f.debug_struct("VacantEntry").field("slot", &key).finish()
+    }
+}
+
+/// Indexing by key: the key's value.
 ///
-/// Invariant (V1): `index` is the pool's free-list head (a vacant, in-bounds, unretired
-/// slot), or `slots.len()` with room in both vectors and below `MAX_SLOTS`. The entry
-/// borrows the pool mutably, so nothing can change that between claim and fill.
-struct Vacant<'a, 'id, T> {
-    pool: &'a mut Pool<'id, T>,
-    index: u32,
+/// # Panics
+///
+/// If the key is stale (its value was removed): use [`Pool::get_key`] where that can
+/// happen.
+impl<'id, T> Index<Key<'id>> for Pool<'id, T> {
+    type Output = T;
+
+    #[track_caller]
+    fn index(&self, key: Key<'id>) -> &T {
+        match self.get_key(key) {
+            Some(value) => value,
+            None => stale_key(key),
+        }
+    }
 }
 
-#[expect(
-    clippy::inline_always,
-    reason = "the insert fast path (W8), inlined into `Pool::insert`: see the reason there"
-)]
-impl<'id, T> Vacant<'_, 'id, T> {
-    /// Fills the slot with `value`, marked occupied (and `OWNED` if `owned`); returns the
-    /// slot's new meta word.
-    #[inline(always)]
-    fn fill(self, value: T, owned: u32) -> u32 {
-        let pool = self.pool;
-        let i = self.index as usize;
-        let meta = if i == pool.slots.len() {
-            let meta = (pool.gen_floor << GEN_SHIFT) | OCCUPIED | owned;
-            debug_assert!(i < pool.slots.capacity() && i < pool.meta.capacity(), "V1: room");
-            // SAFETY: V1: element `i == len` is allocated in `slots`.
-            let slot = unsafe { pool.slots.as_mut_ptr().add(i) };
-            // SAFETY: in bounds of the allocation, aligned, not yet initialised.
-            unsafe { slot.write(Slot { value: ManuallyDrop::new(value) }) };
-            // SAFETY: V1: element `i == len` is allocated in `meta`.
-            let meta_slot = unsafe { pool.meta.as_mut_ptr().add(i) };
-            // SAFETY: in bounds of the allocation, aligned, not yet initialised.
-            unsafe { meta_slot.write(meta) };
-            // SAFETY: element `i` of `slots` was initialised just above.
-            unsafe { pool.slots.set_len(i + 1) };
-            // SAFETY: element `i` of `meta` was initialised just above.
-            unsafe { pool.meta.set_len(i + 1) };
-            meta
-        } else {
-            // SAFETY: V1 and L2: `i` is the free-list head, an in-bounds vacant slot.
-            let slot = unsafe { pool.slots.get_unchecked_mut(i) };
-            // SAFETY: L1: a vacant slot's `next` is its initialised field.
-            pool.free_head = unsafe { slot.next };
-            // A vacant slot holds no value: overwriting it drops nothing.
-            *slot = Slot { value: ManuallyDrop::new(value) };
-            // SAFETY: L1: `meta` has one entry per slot, and `i` is in bounds (V1).
-            let m = unsafe { pool.meta.get_unchecked_mut(i) };
-            *m |= OCCUPIED | owned;
-            *m
-        };
-        pool.len += 1;
-        meta
+/// Indexing by key, mutably.
+///
+/// # Panics
+///
+/// If the key is stale, as [`Index`].
+impl<'id, T> IndexMut<Key<'id>> for Pool<'id, T> {
+    #[track_caller]
+    fn index_mut(&mut self, key: Key<'id>) -> &mut T {
+        match self.slots.get_mut(key.slot(), key.version()) {
+            Some(value) => value,
+            None => stale_key(key),
+        }
     }
+}
 
-    /// Fills the slot with `value`, owned by the returned handle.
-    #[inline(always)]
-    fn insert(self, value: T) -> Handle<'id> {
-        let (index, brand) = (self.index, self.pool.brand);
-        self.fill(value, OWNED);
-        // SAFETY: L3: the slot was just filled and marked owned: this is its only handle.
-        unsafe { Handle::new(index, brand) }
-    }
-
-    /// Fills the slot with `value`, and returns its key (no owner).
-    #[inline(always)]
-    fn insert_keyed(self, value: T) -> Key<'id> {
-        let (index, brand) = (self.index, self.pool.brand);
-        let meta = self.fill(value, 0);
-        Key::new(index, version(meta), brand)
-    }
+#[cold]
+#[track_caller]
+fn stale_key(key: Key<'_>) -> ! {
+    panic!("arena-kit: {key:?} is stale: its value was removed from the pool")
 }
 
 impl<'id, T> Index<&Handle<'id>> for Pool<'id, T> {
@@ -1029,128 +934,11 @@ impl<'id, T> IndexMut<&Handle<'id>> for Pool<'id, T> {
     }
 }
 
-impl<T> Drop for Pool<'_, T> {
-    fn drop(&mut self) {
-        /// Keeps dropping the rest if one value's destructor panics.
-        struct Rest<'a, 'id, T>(&'a mut Pool<'id, T>, usize);
-        impl<T> Drop for Rest<'_, '_, T> {
-            fn drop(&mut self) {
-                drop_from(self.0, self.1);
-            }
-        }
-        fn drop_from<T>(pool: &mut Pool<'_, T>, start: usize) {
-            for i in start..pool.slots.len() {
-                if pool.meta[i] & OCCUPIED != 0 {
-                    pool.meta[i] &= !OCCUPIED;
-                    let guard = Rest(&mut *pool, i + 1);
-                    // SAFETY: L1: slot `i` was occupied, so `value` is the initialised field.
-                    let value: *mut T = unsafe { &raw mut *guard.0.slots[i].value };
-                    // SAFETY: the slot is now marked vacant, so its value is dropped once.
-                    unsafe { ptr::drop_in_place(value) };
-                    core::mem::forget(guard);
-                }
-            }
-        }
-        if core::mem::needs_drop::<T>() {
-            drop_from(self, 0);
-        }
-    }
-}
-
 impl<T> fmt::Debug for Pool<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pool")
             .field("type", &core::any::type_name::<T>())
             .field("stats", &self.stats())
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_slot_whose_generation_runs_out_is_retired_not_reused() {
-        Pool::with(|mut pool| {
-            let _ = pool.insert_keyed(1);
-            // Pretend slot 0 has been reused 2^30 - 1 times.
-            pool.meta[0] = (MAX_GEN << GEN_SHIFT) | OCCUPIED;
-            let last = pool.key_at(0);
-            assert_eq!(pool.remove_key(last), Some(1));
-            let next = pool.insert_keyed(2);
-            assert_eq!(next.index(), 1, "slot 0 is retired, a new slot is used");
-            assert_eq!(pool.get_key(last), None);
-            pool.rebuild_free_list();
-            assert_eq!(pool.free_head, NONE, "a retired slot never rejoins the free list");
-        });
-    }
-
-    /// Churns slot 0 to its last generation and retires it; returns the slot's last key.
-    /// Setting the meta word stands for 2^30 - 2 real reuses.
-    fn retire_slot_zero<'id>(pool: &mut Pool<'id, u32>) -> Key<'id> {
-        let _ = pool.insert_keyed(0);
-        pool.meta[0] = ((MAX_GEN - 1) << GEN_SHIFT) | OCCUPIED;
-        let before_last = pool.key_at(0);
-        assert_eq!(pool.remove_key(before_last), Some(0));
-        let last = pool.insert_keyed(1);
-        assert_eq!(last.index(), 0, "the slot is reused for its last generation");
-        assert_eq!(pool.remove_key(last), Some(1));
-        last
-    }
-
-    /// A retired slot's last key must reach nothing, whatever shrinks the pool.
-    fn assert_stale_after(shrink: impl for<'id> Fn(&mut Pool<'id, u32>)) {
-        Pool::with(|mut pool| {
-            let last = retire_slot_zero(&mut pool);
-            shrink(&mut pool);
-            let fresh = pool.insert_keyed(2);
-            assert_eq!(pool.get_key(last), None, "a stale key reached a new value");
-            assert!(!pool.contains_key(last));
-            assert!(pool.take_handle(last).is_none());
-            assert_eq!(pool.remove_key(last), None);
-            assert_eq!(pool.get_key(fresh), Some(&2));
-        });
-    }
-
-    #[test]
-    #[expect(clippy::redundant_closure_for_method_calls, reason = "the brand must stay generic")]
-    fn a_retired_slot_survives_shrink_to_fit() {
-        assert_stale_after(|pool| pool.shrink_to_fit());
-    }
-
-    #[test]
-    fn a_retired_slot_survives_the_automatic_shrink_of_max_free() {
-        assert_stale_after(|pool| {
-            pool.set_max_free(Some(0));
-            let k = pool.insert_keyed(7);
-            assert_eq!(pool.remove_key(k), Some(7)); // shrinks: vacant slots above 0
-        });
-    }
-
-    #[test]
-    fn a_retired_slot_survives_the_shrink_after_retain() {
-        assert_stale_after(|pool| {
-            pool.set_max_free(Some(0));
-            let _ = pool.insert_keyed(7);
-            pool.retain(|_, _| false);
-        });
-    }
-
-    #[test]
-    fn a_retired_slot_survives_a_handle_removal_that_shrinks() {
-        assert_stale_after(|pool| {
-            pool.set_max_free(Some(0));
-            let h = pool.insert(7);
-            assert_eq!(pool.remove(h), 7);
-        });
-    }
-
-    #[test]
-    fn slots_cost_the_value_or_a_u32_and_no_tag() {
-        assert_eq!(size_of::<Slot<u8>>(), 4);
-        assert_eq!(size_of::<Slot<[u8; 13]>>(), 16);
-        assert_eq!(size_of::<Slot<u64>>(), 8);
-        assert_eq!(size_of::<Slot<[u64; 2]>>(), 16);
     }
 }

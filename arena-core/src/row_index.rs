@@ -26,7 +26,7 @@ use alloc::vec::Vec;
 use crate::brand::Brand;
 use crate::error::{AllocError, fail};
 use crate::handle::{Handle, Key};
-use crate::pool::{Pool, SlotStats};
+use crate::pool::{Pool, PoolStats};
 
 /// Handles and keys for dense, struct-of-arrays storage: maps each to a row that moves
 /// when other rows are removed.
@@ -422,7 +422,7 @@ impl<'id> RowIndex<'id> {
     /// });
     /// ```
     #[must_use]
-    pub fn stats(&self) -> SlotStats {
+    pub fn stats(&self) -> PoolStats {
         self.slots.stats()
     }
 }

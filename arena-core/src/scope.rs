@@ -2,12 +2,11 @@
 //!
 //! # Design
 //!
-//! A scope bumps a pointer upward through its current block: an allocation is an align-up,
-//! a compare and a store. When the block is full it takes another from its
-//! [source](crate::source) (a [`BlockPool`](crate::BlockPool) or, for an
-//! [`Arena`](crate::Arena), the system) and keeps the old one in a chain; when it ends it
-//! runs the destructor chain ([`drop_list`](crate::drop_list)) and hands every block back.
-//! Bumping upward lets the newest allocation grow in place later (collections, issue 6).
+//! A scope is a [`Bump`] (the memory: blocks from a [source](crate::source), a cursor, a
+//! limit; see `bump.rs`) plus the destructor chain ([`drop_list`](crate::drop_list)) and
+//! the typed API. Allocating a value bumps room for it (and for a drop node, when it has
+//! drop glue); when the scope ends it runs the chain, newest first, and the bump hands
+//! every block back.
 //!
 //! # What the borrow checker proves, and what it cannot
 //!
@@ -35,23 +34,12 @@
 //!
 //! # Invariants
 //!
-//! Every `unsafe` block in this file relies on one of these, and says which.
+//! The memory's invariants S1 to S3 and S5 are the bump's (`bump.rs`); the scope adds:
 //!
-//! - **(S1) The bump window** `cur..end` lies in the current block's data (or both are
-//!   the dangling sentinel, with no current block), and no byte of it was handed out.
-//! - **(S2) Blocks stay until released**: every block in `head`, `chain` and `buffers` came
-//!   from `source` and goes back only when the scope ends, in `reset` (`&mut self`: no
-//!   value is borrowed), in `set_limit` (a current block nothing was allocated in) or in
-//!   `free_buffer` (by the collection that owns the buffer).
-//! - **(S3) Memory handed out is never handed out again** while the scope lives: it lies
-//!   behind `cur` (or in a retired or buffer block), and only `reset`, which needs
-//!   `&mut self`, moves `cur` back over it.
 //! - **(S4) Drop nodes** live in the scope's blocks next to complete values (a node is
 //!   pushed only after its values are written) or an `on_exit` closure; the chain runs
-//!   before any block is released (S2), newest first, each node once.
-//! - **(S5) A buffer block** holds one collection's buffer and nothing else; it is never
-//!   bumped into, and only that collection resizes or frees it, naming it by its data
-//!   pointer.
+//!   before any block is released (the bump drops after the scope's `Drop`), newest
+//!   first, each node once.
 //!
 //! # Nested scopes draw their own blocks
 //!
@@ -68,18 +56,19 @@
 )]
 
 use core::alloc::Layout;
-use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
-use crate::block::{Block, BlockList, HEADER};
-use crate::block_pool::BlockCache;
+use crate::block_pool::{BlockCache, BlockPool};
+use crate::bump::Bump;
 use crate::drop_list::{DropList, DropNode};
-use crate::error::{AllocError, LimitKind, TryAllocError, fail};
-use crate::raw;
-use crate::source::{FIRST_SYSTEM_BLOCK, Source};
+use crate::error::{AllocError, TryAllocError, fail};
+use crate::scope_ref::ScopeRef;
+#[cfg(feature = "std")]
+use crate::shared_block_pool::LocalBlockPool;
+use crate::source::Source;
 
 /// A bump arena whose values are dropped, newest first, when it ends.
 ///
@@ -133,25 +122,9 @@ use crate::source::{FIRST_SYSTEM_BLOCK, Source};
 /// let b = scope.alloc(vec![&*a]); // error: `scope` does not live long enough
 /// ```
 pub struct Scope<'p> {
-    /// Next free byte of the current block.
-    cur: Cell<*mut u8>,
-    /// End of the current block's data. `cur <= end`, both in the same block (or both
-    /// the dangling sentinel before the first block).
-    end: Cell<*mut u8>,
-    /// The current block, the one `cur` and `end` point into.
-    head: Cell<Option<Block>>,
-    /// Older blocks (and dedicated blocks of oversize values), holding values.
-    chain: Cell<BlockList>,
-    /// Blocks of growing collections (`ArenaVec`, `ArenaString`), one buffer each and
-    /// nothing else: resized and released by the collection that owns the buffer.
-    buffers: Cell<BlockList>,
+    /// The memory: blocks, cursor, limit (S1-S3, S5 live there).
+    bump: Bump<'p>,
     drops: DropList,
-    source: Source<'p>,
-    limit: Cell<Option<usize>>,
-    /// Bytes of blocks held.
-    reserved: Cell<usize>,
-    /// Bytes handed out from blocks other than the current one.
-    retired: Cell<usize>,
     /// Invariant in `'p` (see the module docs: covariance would unsound the `T: 'p` bound).
     _invariant: PhantomData<fn(&'p ()) -> &'p ()>,
 }
@@ -179,18 +152,18 @@ pub struct ScopeStats {
 }
 
 /// Where a value (or run of values) goes, and the drop node to link once it is built.
-struct Slot<T> {
+struct Reserved<T> {
     data: NonNull<T>,
     node: Option<NonNull<DropNode>>,
 }
 
-impl<T> Clone for Slot<T> {
+impl<T> Clone for Reserved<T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for Slot<T> {}
+impl<T> Copy for Reserved<T> {}
 
 /// Layout of a drop node followed by `value` (padded to its alignment, as the bump
 /// needs), and the value's offset in it.
@@ -200,78 +173,49 @@ fn with_node(value: Layout) -> Result<(Layout, usize), AllocError> {
     Ok((layout.pad_to_align(), offset))
 }
 
-/// A buffer block's data start and the bytes it holds.
-fn buffer_of(block: &Block) -> (NonNull<u8>, usize) {
-    // SAFETY: a block's data start lies inside its allocation, so it is non-null.
-    let data = unsafe { NonNull::new_unchecked(block.data_start()) };
-    (data, block.capacity())
-}
-
 impl<'p> Scope<'p> {
-    fn with_source(source: Source<'p>) -> Self {
-        let sentinel = NonNull::<u8>::dangling().as_ptr();
-        Scope {
-            cur: Cell::new(sentinel),
-            end: Cell::new(sentinel),
-            head: Cell::new(None),
-            chain: Cell::new(BlockList::new()),
-            buffers: Cell::new(BlockList::new()),
-            drops: DropList::new(),
-            source,
-            limit: Cell::new(None),
-            reserved: Cell::new(0),
-            retired: Cell::new(0),
-            _invariant: PhantomData,
-        }
-    }
-
-    /// A scope on `pool`. If the pool has a hot block (the one the last scope gave back),
-    /// the scope starts with it, so its first allocation is a plain bump: a W1 scope then
+    /// A scope on `source`; a pool's scope starts on the block the last scope gave back
+    /// (the pool's hot block), so its first allocation is a plain bump: a W1 scope then
     /// costs one take and one give-back of that slot and no slow-path call.
     #[inline]
+    fn with_source(source: Source<'p>) -> Self {
+        Scope { bump: Bump::new(source), drops: DropList::new(), _invariant: PhantomData }
+    }
+
+    /// A scope drawing blocks from a block pool's cache.
+    #[inline]
     pub(crate) fn from_pool(pool: &'p BlockCache<'p>) -> Self {
-        let scope = Self::with_source(Source::Pool(pool));
-        if let Some(block) = pool.take_hot() {
-            // A standard block: its bounds follow from the pool's block size.
-            let (start, end) = block.standard_data(pool.block_size());
-            scope.cur.set(start);
-            scope.end.set(end);
-            scope.reserved.set(pool.block_size());
-            scope.head.set(Some(block));
-        }
-        scope
+        Self::with_source(Source::Pool(pool))
     }
 
-    /// Makes `block` the current (and only) block of a scope that has none.
-    #[inline]
-    fn install_first(&self, block: Block) {
-        self.cur.set(block.data_start());
-        self.end.set(block.data_end());
-        let previous = self.head.replace(Some(block));
-        debug_assert!(previous.is_none(), "install_first on a scope that has a block");
-    }
-
-    /// Runs `f` on a list of the scope's blocks. `Cell` holds it by value, so it is taken
-    /// out and put back; list operations do not panic, so nothing is lost on the way.
-    #[inline]
-    fn with_list<R>(list: &Cell<BlockList>, f: impl FnOnce(&mut BlockList) -> R) -> R {
-        let mut blocks = list.take();
-        let result = f(&mut blocks);
-        list.set(blocks);
-        result
-    }
-
-    /// Runs `f` on the current block, if there is one.
-    #[inline]
-    fn with_head<R>(&self, f: impl FnOnce(&Block) -> R) -> Option<R> {
-        let head = self.head.take();
-        let result = head.as_ref().map(f);
-        self.head.set(head);
-        result
-    }
-
+    /// A scope owning its blocks outright (an arena).
     pub(crate) fn from_system() -> Self {
-        Self::with_source(Source::System(Cell::new(FIRST_SYSTEM_BLOCK)))
+        Self::with_source(Source::system())
+    }
+
+    /// The bump allocator, for the collections and the `Allocator` impl.
+    #[inline]
+    pub(crate) fn bump(&self) -> &Bump<'p> {
+        &self.bump
+    }
+
+    /// A `Copy` view of this scope with a single lifetime, for values without destructors:
+    /// what a parser stores where a bumpalo user stores `&'a Bump` (see [`ScopeRef`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let view = scope.view();
+    /// let word: &str = view.alloc_str("let");
+    /// let n: &i32 = view.alloc(7);
+    /// assert_eq!((word, *n), ("let", 7));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn view(&self) -> ScopeRef<'_> {
+        ScopeRef::new(&self.bump)
     }
 
     /// Opens a child scope (an APR sub-pool): it takes its own blocks from the same
@@ -297,155 +241,51 @@ impl<'p> Scope<'p> {
     #[inline]
     #[must_use]
     pub fn scope(&self) -> Scope<'_> {
-        match self.source {
-            Source::Pool(pool) => Scope::from_pool(pool),
-            Source::System(_) => Scope::from_system(),
-        }
-    }
-
-    // ----- the bump core -------------------------------------------------------------
-
-    /// Bump within the current block, or `None`.
-    ///
-    /// `layout.size()` must be a multiple of `layout.align()` (true of every Rust type and
-    /// array; other layouts are padded first). Then the end of the new allocation is
-    /// `align_up(cur + size)`, so the loop-carried chain through `cur` is one add and one
-    /// mask, as short as bumpalo's downward bump, while bumping upward.
-    #[inline(always)]
-    fn bump(&self, layout: Layout) -> Option<NonNull<u8>> {
-        debug_assert!(layout.size().is_multiple_of(layout.align()), "bump needs a padded layout");
-        let cur = self.cur.get();
-        let mask = layout.align() - 1;
-        // `Layout` bounds `size + mask` by `isize::MAX`; the address sum can only overflow
-        // on targets where the heap reaches the top of the address space.
-        let new_end = cur.addr().checked_add(layout.size() + mask)? & !mask;
-        if new_end <= self.end.get().addr() {
-            // `new_end - size >= cur` is aligned (both terms are multiples of `align`),
-            // and `new_end <= end`: the allocation lies within the current block.
-            let start = cur.with_addr(new_end - layout.size());
-            self.cur.set(cur.with_addr(new_end));
-            // SAFETY: S1: `start` is inside the current block, so non-null (zero sizes
-            // never get here: `alloc_layout_inner` answers them without bumping).
-            Some(unsafe { NonNull::new_unchecked(start) })
-        } else {
-            None
-        }
-    }
-
-    /// Memory for `layout`: dangling if zero-sized, else bumped, else from a new block.
-    #[inline(always)]
-    fn alloc_layout_inner(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        if layout.size() == 0 {
-            return Ok(raw::dangling(layout.align()));
-        }
-        match self.bump(layout) {
-            Some(p) => Ok(p),
-            None => self.alloc_layout_slow(layout),
-        }
-    }
-
-    /// Takes a block that fits `layout` and allocates from it. The new block becomes the
-    /// current one if it has more room left than the current one; otherwise (an oversize
-    /// request with a dedicated block) it is linked behind, and bumping continues where it was.
-    #[cold]
-    #[inline(never)]
-    fn alloc_layout_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        let block = self.take_block(layout)?;
-        let start = block.data_start();
-        let end = block.data_end();
-        let pad = start.addr().wrapping_neg() & (layout.align() - 1);
-        debug_assert!(
-            pad + layout.size() <= end.addr() - start.addr(),
-            "a fresh block must hold the request it was acquired for"
-        );
-        // SAFETY: the source sized the block so that `layout` fits after padding (checked
-        // above in debug builds), so this stays within the block.
-        let p = unsafe { start.add(pad) };
-        // SAFETY: as above, `p + size <= end`.
-        let next = unsafe { p.add(layout.size()) };
-        let new_room = end.addr() - next.addr();
-        let old_room = self.end.get().addr() - self.cur.get().addr();
-        let head = self.head.take();
-        if head.is_some() && new_room <= old_room {
-            // The current block keeps more room: the new one retires at once.
-            self.head.set(head);
-            self.retired.set(self.retired.get() + pad + layout.size());
-            Self::with_list(&self.chain, |chain| chain.push(block));
-        } else {
-            if let Some(head) = head {
-                let used = self.cur.get().addr() - head.data_start().addr();
-                self.retired.set(self.retired.get() + used);
-                Self::with_list(&self.chain, |chain| chain.push(head));
-            }
-            self.head.set(Some(block));
-            self.cur.set(next);
-            self.end.set(end);
-        }
-        // SAFETY: `p` points into a live block, so it is non-null.
-        Ok(unsafe { NonNull::new_unchecked(p) })
+        Scope::with_source(self.bump.source().child())
     }
 
     /// Makes a fresh block that can hold `layout` the current one, before any allocation
     /// (`Arena::with_capacity`).
     #[track_caller]
     pub(crate) fn prepare_block(&self, layout: Layout) {
-        let block = self.take_block(layout).unwrap_or_else(|e| fail(e));
-        self.install_first(block);
-    }
-
-    /// A block from the source that can hold `layout`, if the scope's limit allows it.
-    /// The caller links it into the chain.
-    #[inline(always)]
-    fn take_block(&self, layout: Layout) -> Result<Block, AllocError> {
-        if let Some(limit) = self.limit.get() {
-            self.check_limit(limit, layout)?;
-        }
-        let block = self.source.acquire(layout)?;
-        self.reserved.set(self.reserved.get() + block.size());
-        Ok(block)
-    }
-
-    #[cold]
-    fn check_limit(&self, limit: usize, layout: Layout) -> Result<(), AllocError> {
-        let size = self.source.block_size_for(layout)?;
-        LimitKind::Scope.check(limit, self.reserved.get(), size)
+        self.bump.prepare(layout).unwrap_or_else(|e| fail(e));
     }
 
     /// Room for one `T`, plus a drop node when `T` has drop glue.
     #[inline(always)]
-    fn reserve_one<T>(&self) -> Result<Slot<T>, AllocError> {
+    fn reserve_one<T>(&self) -> Result<Reserved<T>, AllocError> {
         if needs_drop::<T>() {
             self.reserve_with_node::<T>()
         } else {
-            let data = self.alloc_layout_inner(Layout::new::<T>())?.cast();
-            Ok(Slot { data, node: None })
+            let data = self.bump.alloc(Layout::new::<T>())?.cast();
+            Ok(Reserved { data, node: None })
         }
     }
 
     /// Room for a drop node followed by one `T`, in one bump.
     #[inline(always)]
-    fn reserve_with_node<T>(&self) -> Result<Slot<T>, AllocError> {
+    fn reserve_with_node<T>(&self) -> Result<Reserved<T>, AllocError> {
         self.reserve_after_node(Layout::new::<T>())
     }
 
     /// Room for a drop node followed by `value` (one `T` or an array of them), in one bump.
     #[inline(always)]
-    fn reserve_after_node<T>(&self, value: Layout) -> Result<Slot<T>, AllocError> {
+    fn reserve_after_node<T>(&self, value: Layout) -> Result<Reserved<T>, AllocError> {
         let (layout, offset) = with_node(value)?;
-        let base = self.alloc_layout_inner(layout)?;
+        let base = self.bump.alloc(layout)?;
         // SAFETY: `offset` is within the `layout` just allocated at `base`.
         let data = unsafe { base.add(offset) }.cast();
-        Ok(Slot { data, node: Some(base.cast()) })
+        Ok(Reserved { data, node: Some(base.cast()) })
     }
 
     /// Room for `len` values of `T`, plus a drop node when they need dropping.
     #[inline]
-    fn reserve_slice<T>(&self, len: usize) -> Result<Slot<T>, AllocError> {
+    fn reserve_slice<T>(&self, len: usize) -> Result<Reserved<T>, AllocError> {
         let array = Layout::array::<T>(len).map_err(|_| AllocError::SizeOverflow)?;
         if needs_drop::<T>() && len > 0 {
             self.reserve_after_node(array)
         } else {
-            Ok(Slot { data: self.alloc_layout_inner(array)?.cast(), node: None })
+            Ok(Reserved { data: self.bump.alloc(array)?.cast(), node: None })
         }
     }
 
@@ -456,7 +296,7 @@ impl<'p> Scope<'p> {
     /// `slot` came from `reserve_one::<T>`/`reserve_with_node::<T>` of this scope and is
     /// used once.
     #[inline(always)]
-    unsafe fn commit_one<T>(&self, slot: Slot<T>, value: T) -> &mut T {
+    unsafe fn commit_one<T>(&self, slot: Reserved<T>, value: T) -> &mut T {
         // SAFETY: (1) S3: the slot is fresh memory for one `T`, aligned, owned by this
         // scope.
         unsafe { slot.data.write(value) };
@@ -480,7 +320,7 @@ impl<'p> Scope<'p> {
     /// `slot` came from `reserve_slice::<T>(len)` of this scope and is used once.
     unsafe fn fill_slice<T>(
         &self,
-        slot: Slot<T>,
+        slot: Reserved<T>,
         len: usize,
         mut next: impl FnMut(usize) -> Option<T>,
     ) -> &mut [T] {
@@ -525,9 +365,22 @@ impl<'p> Scope<'p> {
 
     /// Moves `value` into the scope; it is dropped when the scope ends.
     ///
-    /// `T: 'p`: the value may borrow data that outlives the scope, never the scope's own
-    /// values (whose destructors could already have run by the time this one runs). For
-    /// `Copy` values that point at each other, use [`alloc_copy`](Self::alloc_copy).
+    /// **Linked nodes (trees, graphs, ASTs) of `&'s Node<'s>` go through
+    /// [`alloc_copy`](Self::alloc_copy) or a [`view`](Self::view), not `alloc`.** `T: 'p`:
+    /// a value whose destructor will run may borrow data that outlives the scope, never the
+    /// scope's own values (whose destructors could already have run by the time this one
+    /// runs). A node that points at a sibling through `alloc` fails with
+    ///
+    /// ```text
+    /// error[E0621]: explicit lifetime required in the type of `scope`
+    ///   |     scope.alloc(Node { value, next })
+    ///   |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ lifetime `'s` required
+    /// help: add explicit lifetime `'s` to the type of `scope`: `&'s Scope<'s>`
+    /// ```
+    ///
+    /// and following the help leads to worse errors. Make the node `Copy` (it has no
+    /// destructor to run) and allocate it with `alloc_copy`, or keep a
+    /// [`ScopeRef<'s>`](ScopeRef) (one lifetime) in your builder.
     ///
     /// # Panics
     ///
@@ -1012,7 +865,7 @@ impl<'p> Scope<'p> {
     #[inline]
     #[track_caller]
     pub fn alloc_layout(&self, layout: Layout) -> NonNull<u8> {
-        self.alloc_layout_inner(layout.pad_to_align()).unwrap_or_else(|e| fail(e))
+        self.bump.alloc(layout.pad_to_align()).unwrap_or_else(|e| fail(e))
     }
 
     /// Like [`alloc_layout`](Self::alloc_layout), returning an error.
@@ -1033,161 +886,7 @@ impl<'p> Scope<'p> {
     /// ```
     #[inline]
     pub fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        self.alloc_layout_inner(layout.pad_to_align())
-    }
-
-    /// Whether `[ptr, ptr + layout padded)` is the newest allocation: it ends at the cursor.
-    /// Only then may the cursor move back over it.
-    #[inline]
-    fn is_tip(&self, ptr: NonNull<u8>, layout: Layout) -> bool {
-        let padded = layout.pad_to_align().size();
-        padded > 0 && ptr.as_ptr().addr().checked_add(padded) == Some(self.cur.get().addr())
-    }
-
-    /// Gives the bytes of the tip allocation back to the bump (anything else is kept
-    /// until the scope ends).
-    ///
-    /// # Safety
-    ///
-    /// `ptr` is a live allocation of `layout` from this scope, and is not used afterwards.
-    #[inline]
-    pub(crate) unsafe fn give_back_tip(&self, ptr: NonNull<u8>, layout: Layout) {
-        if self.is_tip(ptr, layout) {
-            self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr()));
-        }
-    }
-
-    /// Resizes the tip allocation in place if it is the tip, stays aligned for
-    /// `new_layout`, and fits in the current block; returns whether it did.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` is a live allocation of `old_layout` from this scope.
-    pub(crate) unsafe fn resize_tip(
-        &self,
-        ptr: NonNull<u8>,
-        old_layout: Layout,
-        new_layout: Layout,
-    ) -> bool {
-        if !self.is_tip(ptr, old_layout) || !ptr.as_ptr().addr().is_multiple_of(new_layout.align())
-        {
-            return false;
-        }
-        let new_padded = new_layout.pad_to_align().size();
-        let room = self.end.get().addr() - ptr.as_ptr().addr();
-        if new_padded == 0 || new_padded > room {
-            return false;
-        }
-        // The cursor stays inside the current block: `ptr + new_padded <= end`.
-        self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr() + new_padded));
-        true
-    }
-
-    /// Bytes from `ptr` to the end of the current block, if `[ptr, ptr + layout)` is the
-    /// tip: what a collection there could grow to in place.
-    #[inline]
-    pub(crate) fn tip_room(&self, ptr: NonNull<u8>, layout: Layout) -> Option<usize> {
-        self.is_tip(ptr, layout).then(|| self.end.get().addr() - ptr.as_ptr().addr())
-    }
-
-    // ----- buffers: blocks of their own for collections that outgrow a block ---------
-    //
-    // A collection whose buffer no longer fits a standard block gets a dedicated block
-    // that holds nothing else: it is linked *behind* the current block, so no bump ever
-    // lands in it, and it is never the head (`alloc_layout_slow` only ever puts a new
-    // block at the head or right behind it; `reset` keeps only the head). The collection
-    // can then resize that block with `realloc` (pages remapped, not copied) and give it
-    // back when it drops, instead of leaving every outgrown buffer in the scope until it
-    // ends: what keeps bytes held close to the final capacity (W6).
-
-    /// Bytes a collection may take in the bump blocks; a bigger one gets a buffer block.
-    pub(crate) fn standard_capacity(&self) -> usize {
-        match self.source {
-            Source::Pool(pool) => pool.block_size() - HEADER,
-            // An arena's blocks grow (1 KiB, 2, 4, ...): a buffer that moved through each
-            // would leave them all behind, so past the first block's size it takes a
-            // block of its own.
-            Source::System(_) => FIRST_SYSTEM_BLOCK - HEADER,
-        }
-    }
-
-    /// A block of its own for `layout`, kept in the scope's buffer list; returns its data
-    /// start (aligned for `layout`) and the bytes it holds (at least `layout.size()`,
-    /// the page-filled rest included).
-    ///
-    /// Only for a layout that does not fit a standard block (a pool would otherwise
-    /// take the block for a standard one when it comes back).
-    pub(crate) fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError> {
-        debug_assert!(layout.size() > self.standard_capacity(), "buffer fits a standard block");
-        let size = crate::block::dedicated_size(layout)?;
-        if let Some(limit) = self.limit.get() {
-            LimitKind::Scope.check(limit, self.reserved.get(), size)?;
-        }
-        let block = self.source.acquire_dedicated(layout)?;
-        let (data, bytes) = buffer_of(&block);
-        self.reserved.set(self.reserved.get() + block.size());
-        self.retired.set(self.retired.get() + bytes);
-        Self::with_list(&self.buffers, |buffers| buffers.push(block));
-        Ok((data, bytes))
-    }
-
-    /// Resizes a buffer from [`alloc_buffer`](Self::alloc_buffer) to hold `new_layout`
-    /// (same alignment); it may move. Returns the new data start and the bytes it holds.
-    /// On failure the buffer is unchanged.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` is the data start of a buffer of this scope whose alignment is
-    /// `new_layout`'s, and on success the caller uses only the returned pointer.
-    pub(crate) unsafe fn grow_buffer(
-        &self,
-        ptr: NonNull<u8>,
-        new_layout: Layout,
-    ) -> Result<(NonNull<u8>, usize), AllocError> {
-        let size = crate::block::dedicated_size(new_layout)?;
-        let keep = |block| Self::with_list(&self.buffers, |buffers| buffers.push(block));
-        let Some(block) = Self::with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
-            unreachable!("a buffer is in its scope's buffer list")
-        };
-        let old_size = block.size();
-        let (_, old_bytes) = buffer_of(&block);
-        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old_size))
-            && let Err(error) = LimitKind::Scope.check(limit, self.reserved.get(), more)
-        {
-            keep(block);
-            return Err(error);
-        }
-        // SAFETY: S5: the block came from this source's `acquire_dedicated`
-        // (`alloc_buffer`), and on success the caller uses only the returned pointer.
-        let block = match unsafe { self.source.resize_dedicated(block, size) } {
-            Ok(block) => block,
-            Err((block, error)) => {
-                keep(block);
-                return Err(error);
-            }
-        };
-        self.reserved.set(self.reserved.get() - old_size + block.size());
-        let (data, bytes) = buffer_of(&block);
-        self.retired.set(self.retired.get() - old_bytes + bytes);
-        keep(block);
-        Ok((data, bytes))
-    }
-
-    /// Unlinks a buffer's block and gives it back to the source now.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` is the data start of a buffer of this scope, and nothing uses the buffer
-    /// afterwards.
-    pub(crate) unsafe fn free_buffer(&self, ptr: NonNull<u8>) {
-        let Some(block) = Self::with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
-            unreachable!("a buffer is in its scope's buffer list")
-        };
-        self.reserved.set(self.reserved.get() - block.size());
-        self.retired.set(self.retired.get() - buffer_of(&block).1);
-        // SAFETY: S5: the block came from this source (`alloc_buffer`), is unlinked just
-        // above, and the caller no longer uses its data.
-        unsafe { self.source.release(block) };
+        self.bump.alloc(layout.pad_to_align())
     }
 
     // ----- cleanup --------------------------------------------------------------------
@@ -1274,7 +973,7 @@ impl<'p> Scope<'p> {
     /// ```
     #[must_use]
     pub fn limit(&self) -> Option<usize> {
-        self.limit.get()
+        self.bump.limit()
     }
 
     /// Limits the bytes of blocks this scope may hold (headers included).
@@ -1297,23 +996,7 @@ impl<'p> Scope<'p> {
     /// assert!(scope.try_alloc([0_u8; 4000]).is_err()); // would need a second block
     /// ```
     pub fn set_limit(&self, limit: Option<usize>) {
-        self.limit.set(limit);
-        let Some(limit) = limit else { return };
-        let unused = self.with_head(|head| self.cur.get() == head.data_start()) == Some(true);
-        if unused
-            && self.reserved.get() > limit
-            && Self::with_list(&self.chain, |chain| chain.is_empty())
-            && self.drops.is_empty()
-            && let Some(head) = self.head.take()
-        {
-            let sentinel = NonNull::<u8>::dangling().as_ptr();
-            self.cur.set(sentinel);
-            self.end.set(sentinel);
-            self.reserved.set(self.reserved.get() - head.size());
-            // SAFETY: S2: nothing was allocated from the block (the cursor is at its start,
-            // no older block and no drop node exist), and it was just unlinked.
-            unsafe { self.source.release(head) };
-        }
+        self.bump.set_limit(limit);
     }
 
     /// The scope's counters now.
@@ -1333,15 +1016,11 @@ impl<'p> Scope<'p> {
     /// ```
     #[must_use]
     pub fn stats(&self) -> ScopeStats {
-        let current =
-            self.with_head(|head| self.cur.get().addr() - head.data_start().addr()).unwrap_or(0);
-        let blocks = usize::from(self.with_head(|_| ()).is_some())
-            + Self::with_list(&self.chain, |chain| chain.len())
-            + Self::with_list(&self.buffers, |buffers| buffers.len());
+        let stats = self.bump.stats();
         ScopeStats {
-            allocated_bytes: self.retired.get() + current,
-            reserved_bytes: self.reserved.get(),
-            blocks,
+            allocated_bytes: stats.allocated_bytes,
+            reserved_bytes: stats.reserved_bytes,
+            blocks: stats.blocks,
         }
     }
 
@@ -1369,98 +1048,85 @@ impl<'p> Scope<'p> {
             // live in blocks that are still held.
             unsafe { self.drops.run_all() };
         }
-        if !self.chain.get_mut().is_empty() || !self.buffers.get_mut().is_empty() {
-            self.release_all_but_head();
-        }
-        let Some(head) = self.head.get_mut() else { return };
-        self.cur.set(head.data_start());
-        self.retired.set(0);
+        // SAFETY: S2, S3: `&mut self`: no reference into the scope's memory survives
+        // (values, collections and their buffers all borrow the scope), and every value
+        // was dropped just above.
+        unsafe { self.bump.rewind() };
     }
+}
 
-    /// The slow part of [`reset`](Self::reset): gives back every block but the current one.
-    #[cold]
-    #[inline(never)]
-    fn release_all_but_head(&mut self) {
-        let mut older = self.chain.take();
-        older.prepend(self.buffers.take());
-        // SAFETY: S2: `&mut self`: no reference into any block survives (values, buffers
-        // of collections and their owners all borrow the scope), and every value was
-        // dropped before `reset` called this.
-        unsafe { self.release_list(&mut older) };
-        let head_size = self.head.get_mut().as_ref().map_or(0, Block::size);
-        self.reserved.set(head_size);
+impl BlockPool {
+    /// Opens a scope that draws its blocks from this pool and gives them back when it
+    /// ends.
+    ///
+    /// If the pool has a block that a scope just gave back (its "hot" block), the new
+    /// scope starts with it, so its first allocation is a plain bump; otherwise it takes
+    /// a block at its first allocation.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = scope.alloc_str("hello");
+    /// assert_eq!(s, "hello");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::from_pool(self.cache())
     }
+}
 
-    /// Gives back every block of `list`.
+#[cfg(feature = "std")]
+impl LocalBlockPool<'_> {
+    /// Opens a scope that draws its blocks from this thread's cache (and through it from
+    /// the shared pool) and gives them back when it ends: no lock while the cache has
+    /// blocks.
     ///
-    /// # Safety
+    /// # Examples
     ///
-    /// The blocks came from this scope's source and nothing uses their data again.
-    unsafe fn release_list(&self, list: &mut BlockList) {
-        while let Some(block) = list.pop() {
-            // SAFETY: forwarded from the caller, one block at a time.
-            unsafe { self.source.release(block) };
-        }
+    /// ```
+    /// let shared = arena_core::SharedBlockPool::new();
+    /// let local = shared.local();
+    /// let scope = local.scope();
+    /// assert_eq!(scope.alloc_str("hello"), "hello");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::from_pool(self.cache())
     }
 }
 
 impl Drop for Scope<'_> {
+    /// Runs the destructors and callbacks, newest first; the blocks go back when the
+    /// bump drops right after (also if a destructor panics: the panic unwinds through
+    /// the field drops).
     #[inline]
     fn drop(&mut self) {
-        // The W1 case, inlined: nothing to drop and at most the current block.
-        if self.drops.is_empty()
-            && self.chain.get_mut().is_empty()
-            && self.buffers.get_mut().is_empty()
-        {
-            if let Some(head) = self.head.get_mut().take() {
-                // SAFETY: S2: the scope is ending and nothing needs dropping; `head` is its
-                // only block, taken from its source, and no reference into it can be used
-                // again (they all borrow the scope).
-                unsafe { self.source.release(head) };
-            }
-        } else {
-            self.drop_values_and_release();
+        if !self.drops.is_empty() {
+            self.run_drops();
         }
     }
 }
 
 impl Scope<'_> {
-    /// The end of a scope that has destructors or callbacks to run.
     #[inline(never)]
-    fn drop_values_and_release(&mut self) {
-        /// Gives the blocks back even if a destructor panics.
-        struct Release<'a, 'p>(&'a Scope<'p>);
-        impl Drop for Release<'_, '_> {
-            fn drop(&mut self) {
-                let scope = self.0;
-                let mut blocks = scope.chain.take();
-                blocks.prepend(scope.buffers.take());
-                if let Some(head) = scope.head.take() {
-                    blocks.push(head);
-                }
-                // SAFETY: S2, S4: the scope is ending and every destructor has run (this
-                // guard drops after `run_all`): nothing uses any block again.
-                unsafe { scope.release_list(&mut blocks) };
-            }
-        }
-
-        let _release = Release(self);
+    fn run_drops(&mut self) {
         // SAFETY: S4: the scope is ending, so no reference to its values can be used
-        // again (they all borrow the scope), and the nodes' blocks are released after.
+        // again (they all borrow the scope), and the nodes' blocks are released after,
+        // when the bump drops.
         unsafe { self.drops.run_all() };
     }
 }
 
 impl fmt::Debug for Scope<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let source = match self.source {
-            Source::Pool(_) => "pool",
-            Source::System(_) => "system",
-        };
         f.debug_struct("Scope")
-            .field("source", &source)
+            .field("source", &self.bump.source().kind())
             .field("stats", &self.stats())
-            .field("limit", &self.limit.get())
+            .field("limit", &self.limit())
             .finish()
     }
 }

@@ -1,4 +1,4 @@
-//! [`SecondaryMap`]: a side table keyed by one pool's keys.
+//! [`SecondaryMap`]: a side table keyed by one pool's keys (slotmap's `SecondaryMap`).
 
 #![expect(
     clippy::cast_possible_truncation,
@@ -7,24 +7,93 @@
 
 use alloc::vec::Vec;
 use core::fmt;
-use core::marker::PhantomData;
 use core::num::NonZeroU32;
+use core::ops::{Index, IndexMut};
 
-use crate::brand::Id;
 use crate::handle::Key;
+use crate::key_pool::PoolKey;
 
-/// Extra data for values of one [`Pool`](crate::Pool), indexed by its [`Key`]s: a `Vec`
-/// indexed by slot, each entry tagged with the version of the key that set it.
+mod sealed {
+    use core::num::NonZeroU32;
+
+    /// What a side table needs of a key. Private: only the kit's keys implement it.
+    pub trait KeyParts: Copy {
+        /// The slot index.
+        fn slot(self) -> u32;
+        /// The slot's version the key names.
+        fn version(self) -> NonZeroU32;
+        /// A key of the same pool (brand or type) for another slot and version.
+        fn with_parts(self, slot: u32, version: NonZeroU32) -> Self;
+    }
+}
+
+/// A key a [`SecondaryMap`] can be keyed by: the branded [`Key`] of a
+/// [`Pool`](crate::Pool), and the [`PoolKey`] of a [`KeyPool`](crate::KeyPool). Sealed.
+pub trait SlotKey: sealed::KeyParts {}
+
+impl sealed::KeyParts for Key<'_> {
+    #[inline]
+    fn slot(self) -> u32 {
+        Key::slot(self)
+    }
+    #[inline]
+    fn version(self) -> NonZeroU32 {
+        Key::version(self)
+    }
+    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
+        Key::new(slot, version, self.brand())
+    }
+}
+impl SlotKey for Key<'_> {}
+
+impl<T> sealed::KeyParts for PoolKey<T> {
+    #[inline]
+    fn slot(self) -> u32 {
+        PoolKey::slot(self)
+    }
+    #[inline]
+    fn version(self) -> NonZeroU32 {
+        PoolKey::version(self)
+    }
+    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
+        PoolKey::from_parts(slot, version)
+    }
+}
+impl<T> SlotKey for PoolKey<T> {}
+
+/// Generations are 30 bits above two flag bits (`slots.rs`).
+const GEN_SHIFT: u32 = 2;
+const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
+
+/// Whether `a` is an older version of the same slot than `b`: `b`'s generation is ahead
+/// of `a`'s by less than half the generation space (generations count modulo 2^30 from a
+/// salt; a slot never reuses one).
+#[inline]
+fn is_older(a: NonZeroU32, b: NonZeroU32) -> bool {
+    let ahead = (b.get() >> GEN_SHIFT).wrapping_sub(a.get() >> GEN_SHIFT) & GEN_MASK;
+    ahead != 0 && ahead < 1 << 29
+}
+
+/// Extra data for the values of one pool, keyed by its keys: a `Vec` indexed by slot,
+/// each entry tagged with the version of the key that set it. `K` is [`Key<'id>`](Key)
+/// (a branded [`Pool`](crate::Pool): only that pool's keys type-check) or
+/// [`PoolKey<T>`] (a [`KeyPool<T>`](crate::KeyPool)).
 ///
-/// Branded like the pool: only keys of that pool type-check. An entry answers only the
-/// key it was set with; when the pool's value is removed the entry stays (answering that
-/// now-stale key) until it is overwritten by a newer key of the slot or removed, as in
-/// slotmap's `SecondaryMap`. Use [`retain`](Self::retain) with
-/// [`Pool::contains_key`](crate::Pool::contains_key) to drop entries of removed values.
+/// An entry answers only the key it was set with. The map does not know when the pool
+/// removes a value: the entry stays (answering that now-stale key) until a newer key of
+/// the slot overwrites it or it is removed, as in slotmap. Use [`retain`](Self::retain)
+/// with the pool's `contains_key` to drop the entries of removed values.
 ///
 /// The version rule: a slot's keys are ordered by age (each value put in a slot gets a
-/// higher version than the one before), and an older key never overwrites the entry of
-/// a newer one; see [`insert`](Self::insert).
+/// newer version than the one before), and an older key never overwrites the entry of a
+/// newer one; see [`insert`](Self::insert). (Versions are compared within a window of
+/// 2^29 generations of one slot: a stale entry outlived by half a billion reuses of its
+/// slot may be taken for a newer one.)
+///
+/// # Cost
+///
+/// A slot's entry is the value and a `u32`; lookups are a bounds check and a compare.
+/// Memory follows the highest slot index seen, not the number of entries.
 ///
 /// # Examples
 ///
@@ -35,23 +104,22 @@ use crate::handle::Key;
 ///     let mut names = SecondaryMap::new();
 ///     let a = pool.insert_keyed([0.0_f32; 3]);
 ///     names.insert(a, "origin");
-///     assert_eq!(names.get(a), Some(&"origin"));
+///     assert_eq!(names[a], "origin");
 ///     let b = pool.insert_keyed([1.0; 3]);
 ///     assert_eq!(names.get(b), None);
 /// });
 /// ```
-pub struct SecondaryMap<'id, V> {
+pub struct SecondaryMap<K: SlotKey, V> {
     /// Per slot: the version of the key that set the entry, and the value.
     entries: Vec<Option<(NonZeroU32, V)>>,
     len: usize,
-    /// The brand, taken from the first key inserted (zero-sized): what `retain` rebuilds
-    /// keys with. `None` only while the map has never held an entry.
-    brand: Option<Id<'id>>,
-    _brand: PhantomData<Id<'id>>,
+    /// A key seen (the first inserted): what keys of other slots are rebuilt from (it
+    /// carries the brand or type). `None` only while the map has never held an entry.
+    model: Option<K>,
 }
 
-impl<'id, V> SecondaryMap<'id, V> {
-    /// An empty map for the keys of the pool whose brand it is used with.
+impl<K: SlotKey, V> SecondaryMap<K, V> {
+    /// An empty map.
     ///
     /// # Examples
     ///
@@ -64,7 +132,23 @@ impl<'id, V> SecondaryMap<'id, V> {
     /// ```
     #[must_use]
     pub fn new() -> Self {
-        SecondaryMap { entries: Vec::new(), len: 0, brand: None, _brand: PhantomData }
+        SecondaryMap { entries: Vec::new(), len: 0, model: None }
+    }
+
+    /// An empty map with room for slots `0..capacity`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::with_capacity(16);
+    /// map.insert(k, 1.5);
+    /// assert_eq!(map[k], 1.5);
+    /// ```
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
+        SecondaryMap { entries: Vec::with_capacity(capacity), len: 0, model: None }
     }
 
     /// Sets the entry of `key`; returns the previous value set with the same key.
@@ -91,21 +175,23 @@ impl<'id, V> SecondaryMap<'id, V> {
     ///     assert_eq!(map.get(newer), Some(&3));
     /// });
     /// ```
-    pub fn insert(&mut self, key: Key<'id>, value: V) -> Option<V> {
-        let i = key.index();
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        let i = key.slot() as usize;
         if i >= self.entries.len() {
             self.entries.resize_with(i + 1, || None);
         }
-        self.brand = Some(key.brand());
+        if self.model.is_none() {
+            self.model = Some(key);
+        }
         let entry = &mut self.entries[i];
         match entry {
-            Some((version, old)) if *version == key.version_nonzero() => {
+            Some((version, old)) if *version == key.version() => {
                 Some(core::mem::replace(old, value))
             }
-            Some((version, _)) if *version > key.version_nonzero() => None,
+            Some((version, _)) if is_older(key.version(), *version) => None,
             _ => {
                 let was_empty = entry.is_none();
-                let stale = entry.replace((key.version_nonzero(), value));
+                let stale = entry.replace((key.version(), value));
                 if was_empty {
                     self.len += 1;
                 }
@@ -115,7 +201,9 @@ impl<'id, V> SecondaryMap<'id, V> {
         }
     }
 
-    /// The entry of `key`, if it was set with this very key.
+    /// The entry of `key`, if it was set with this very key. The map does not know
+    /// whether the pool still holds `key`'s value: a removed value's entry stays until it
+    /// is removed or overwritten by a newer key of its slot.
     ///
     /// # Examples
     ///
@@ -127,15 +215,16 @@ impl<'id, V> SecondaryMap<'id, V> {
     ///     assert_eq!(map.get(k), Some(&"v"));
     /// });
     /// ```
+    #[inline]
     #[must_use]
-    pub fn get(&self, key: Key<'id>) -> Option<&V> {
-        match self.entries.get(key.index()) {
-            Some(Some((version, value))) if *version == key.version_nonzero() => Some(value),
+    pub fn get(&self, key: K) -> Option<&V> {
+        match self.entries.get(key.slot() as usize) {
+            Some(Some((version, value))) if *version == key.version() => Some(value),
             _ => None,
         }
     }
 
-    /// The entry of `key`, mutably.
+    /// The entry of `key`, mutably, if it was set with this very key.
     ///
     /// # Examples
     ///
@@ -145,18 +234,36 @@ impl<'id, V> SecondaryMap<'id, V> {
     ///     let mut map = arena_core::SecondaryMap::new();
     ///     map.insert(k, 1);
     ///     *map.get_mut(k).unwrap() += 1;
-    ///     assert_eq!(map.get(k), Some(&2));
+    ///     assert_eq!(map[k], 2);
     /// });
     /// ```
+    #[inline]
     #[must_use]
-    pub fn get_mut(&mut self, key: Key<'id>) -> Option<&mut V> {
-        match self.entries.get_mut(key.index()) {
-            Some(Some((version, value))) if *version == key.version_nonzero() => Some(value),
+    pub fn get_mut(&mut self, key: K) -> Option<&mut V> {
+        match self.entries.get_mut(key.slot() as usize) {
+            Some(Some((version, value))) if *version == key.version() => Some(value),
             _ => None,
         }
     }
 
-    /// Removes the entry of `key` and returns it.
+    /// Whether the map has an entry for `key`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(k, ());
+    /// assert!(map.contains_key(k));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn contains_key(&self, key: K) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Removes `key`'s entry and returns it, if it was set with this very key.
     ///
     /// # Examples
     ///
@@ -164,14 +271,14 @@ impl<'id, V> SecondaryMap<'id, V> {
     /// arena_core::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(());
     ///     let mut map = arena_core::SecondaryMap::new();
-    ///     map.insert(k, 'a');
-    ///     assert_eq!(map.remove(k), Some('a'));
+    ///     map.insert(k, 5);
+    ///     assert_eq!(map.remove(k), Some(5));
     ///     assert!(map.is_empty());
     /// });
     /// ```
-    pub fn remove(&mut self, key: Key<'id>) -> Option<V> {
-        let entry = self.entries.get_mut(key.index())?;
-        if entry.as_ref().is_some_and(|(version, _)| *version == key.version_nonzero()) {
+    pub fn remove(&mut self, key: K) -> Option<V> {
+        let entry = self.entries.get_mut(key.slot() as usize)?;
+        if entry.as_ref().is_some_and(|(version, _)| *version == key.version()) {
             self.len -= 1;
             entry.take().map(|(_, value)| value)
         } else {
@@ -179,8 +286,31 @@ impl<'id, V> SecondaryMap<'id, V> {
         }
     }
 
-    /// Keeps the entries for which `keep` returns `true`, given the index and version the
-    /// entry was set with packed back into a key.
+    /// The entry of `key` for in-place manipulation; `None` if `key` is older than the key
+    /// whose entry the slot holds (stale).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert("word");
+    /// let mut counts = arena_core::SecondaryMap::new();
+    /// for _ in 0..3 {
+    ///     *counts.entry(k).unwrap().or_insert(0) += 1;
+    /// }
+    /// assert_eq!(counts[k], 3);
+    /// ```
+    pub fn entry(&mut self, key: K) -> Option<SecondaryEntry<'_, K, V>> {
+        let i = key.slot() as usize;
+        if let Some(Some((version, _))) = self.entries.get(i)
+            && is_older(key.version(), *version)
+        {
+            return None;
+        }
+        Some(SecondaryEntry { map: self, key })
+    }
+
+    /// Keeps the entries for which `keep` returns `true`, given the key each was set with.
     ///
     /// # Examples
     ///
@@ -194,12 +324,12 @@ impl<'id, V> SecondaryMap<'id, V> {
     ///     assert!(map.is_empty());
     /// });
     /// ```
-    pub fn retain(&mut self, mut keep: impl FnMut(Key<'id>, &mut V) -> bool) {
-        let Some(brand) = self.brand else { return }; // never held an entry
+    pub fn retain(&mut self, mut keep: impl FnMut(K, &mut V) -> bool) {
+        let Some(model) = self.model else { return }; // never held an entry
         for (i, entry) in self.entries.iter_mut().enumerate() {
             if let Some((version, value)) = entry {
                 // Entries exist only at indices of keys, which fit a `u32`.
-                let key = Key::new(i as u32, *version, brand);
+                let key = model.with_parts(i as u32, *version);
                 if !keep(key, value) {
                     let removed = entry.take();
                     self.len -= 1;
@@ -209,13 +339,138 @@ impl<'id, V> SecondaryMap<'id, V> {
         }
     }
 
+    /// Removes every entry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(pool.insert(()), 1);
+    /// map.clear();
+    /// assert!(map.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.retain(|_, _| false);
+    }
+
+    /// Removes every entry and yields it with its key, in slot order; entries the
+    /// iterator does not reach are dropped with it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(k, 'v');
+    /// assert_eq!(map.drain().collect::<Vec<_>>(), [(k, 'v')]);
+    /// assert!(map.is_empty());
+    /// ```
+    pub fn drain(&mut self) -> alloc::vec::IntoIter<(K, V)> {
+        let model = self.model;
+        let mut out = Vec::with_capacity(self.len);
+        for (i, entry) in self.entries.iter_mut().enumerate() {
+            if let (Some((version, value)), Some(model)) = (entry.take(), model) {
+                out.push((model.with_parts(i as u32, version), value));
+            }
+        }
+        self.len = 0;
+        out.into_iter()
+    }
+
+    /// Every entry with its key, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(k, 1);
+    /// assert_eq!(map.iter().collect::<Vec<_>>(), [(k, &1)]);
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = (K, &V)> + '_ {
+        let model = self.model;
+        self.entries.iter().enumerate().filter_map(move |(i, entry)| {
+            let (version, value) = entry.as_ref()?;
+            Some((model?.with_parts(i as u32, *version), value))
+        })
+    }
+
+    /// Every entry with its key, mutably, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(k, 1);
+    /// map.iter_mut().for_each(|(_, v)| *v += 1);
+    /// assert_eq!(map[k], 2);
+    /// ```
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> + '_ {
+        let model = self.model;
+        self.entries.iter_mut().enumerate().filter_map(move |(i, entry)| {
+            let (version, value) = entry.as_mut()?;
+            Some((model?.with_parts(i as u32, *version), value))
+        })
+    }
+
+    /// Every key with an entry, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let map: arena_core::SecondaryMap<_, _> = [(k, 'x')].into_iter().collect();
+    /// assert_eq!(map.keys().collect::<Vec<_>>(), [k]);
+    /// ```
+    pub fn keys(&self) -> impl Iterator<Item = K> + '_ {
+        self.iter().map(|(key, _)| key)
+    }
+
+    /// Every entry's value, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(pool.insert(()), 2);
+    /// assert_eq!(map.values().sum::<i32>(), 2);
+    /// ```
+    pub fn values(&self) -> impl Iterator<Item = &V> + '_ {
+        self.entries.iter().filter_map(|entry| entry.as_ref().map(|(_, value)| value))
+    }
+
+    /// Every entry's value, mutably, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(k, 2);
+    /// map.values_mut().for_each(|v| *v *= 10);
+    /// assert_eq!(map[k], 20);
+    /// ```
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> + '_ {
+        self.entries.iter_mut().filter_map(|entry| entry.as_mut().map(|(_, value)| value))
+    }
+
     /// Number of entries.
     ///
     /// # Examples
     ///
     /// ```
-    /// let map = arena_core::SecondaryMap::<'_, u8>::new();
-    /// assert_eq!(map.len(), 0);
+    /// arena_core::Pool::<()>::with(|_| {
+    ///     let map = arena_core::SecondaryMap::<arena_core::Key<'_>, u8>::new();
+    ///     assert_eq!(map.len(), 0);
+    /// });
     /// ```
     #[must_use]
     pub fn len(&self) -> usize {
@@ -227,7 +482,8 @@ impl<'id, V> SecondaryMap<'id, V> {
     /// # Examples
     ///
     /// ```
-    /// assert!(arena_core::SecondaryMap::<'_, u8>::new().is_empty());
+    /// let map = arena_core::SecondaryMap::<arena_core::PoolKey<u8>, u8>::new();
+    /// assert!(map.is_empty());
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -235,21 +491,173 @@ impl<'id, V> SecondaryMap<'id, V> {
     }
 }
 
-impl<V> Default for SecondaryMap<'_, V> {
+/// A slot's entry in a [`SecondaryMap`], from [`SecondaryMap::entry`].
+pub struct SecondaryEntry<'a, K: SlotKey, V> {
+    map: &'a mut SecondaryMap<K, V>,
+    key: K,
+}
+
+impl<'a, K: SlotKey, V> SecondaryEntry<'a, K, V> {
+    /// The key of the entry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::<_, u8>::new();
+    /// assert_eq!(map.entry(k).unwrap().key(), k);
+    /// ```
+    #[must_use]
+    pub fn key(&self) -> K {
+        self.key
+    }
+
+    /// The value, inserting `default` if the key has no entry yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// assert_eq!(*map.entry(k).unwrap().or_insert(3), 3);
+    /// ```
+    pub fn or_insert(self, default: V) -> &'a mut V {
+        self.or_insert_with(|| default)
+    }
+
+    /// The value, inserting `make()` if the key has no entry yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.entry(k).unwrap().or_insert_with(Vec::new).push(1);
+    /// assert_eq!(map[k], [1]);
+    /// ```
+    pub fn or_insert_with(self, make: impl FnOnce() -> V) -> &'a mut V {
+        let SecondaryEntry { map, key } = self;
+        if !map.contains_key(key) {
+            // The key is not older than the slot's entry (`entry` checked): it replaces it.
+            map.insert(key, make());
+        }
+        map.get_mut(key).unwrap_or_else(|| unreachable!("inserted just above"))
+    }
+
+    /// The value, inserting `V::default()` if the key has no entry yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::<_, u32>::new();
+    /// *map.entry(k).unwrap().or_default() += 7;
+    /// assert_eq!(map[k], 7);
+    /// ```
+    pub fn or_default(self) -> &'a mut V
+    where
+        V: Default,
+    {
+        self.or_insert_with(V::default)
+    }
+
+    /// Runs `f` on the value if the key has an entry; returns the entry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_core::SecondaryMap::new();
+    /// map.insert(k, 1);
+    /// map.entry(k).unwrap().and_modify(|v| *v += 1).or_insert(0);
+    /// assert_eq!(map[k], 2);
+    /// ```
+    #[must_use = "the entry is for chaining: `.and_modify(..).or_insert(..)`"]
+    pub fn and_modify(self, f: impl FnOnce(&mut V)) -> Self {
+        let SecondaryEntry { map, key } = self;
+        if let Some(value) = map.get_mut(key) {
+            f(value);
+        }
+        SecondaryEntry { map, key }
+    }
+}
+
+impl<K: SlotKey, V> Default for SecondaryMap<K, V> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<V: fmt::Debug> fmt::Debug for SecondaryMap<'_, V> {
+/// Indexing by key.
+///
+/// # Panics
+///
+/// If the map has no entry for the key.
+impl<K: SlotKey, V> Index<K> for SecondaryMap<K, V> {
+    type Output = V;
+
+    #[track_caller]
+    fn index(&self, key: K) -> &V {
+        match self.get(key) {
+            Some(value) => value,
+            None => no_entry(key.slot()),
+        }
+    }
+}
+
+/// Indexing by key, mutably.
+///
+/// # Panics
+///
+/// If the map has no entry for the key.
+impl<K: SlotKey, V> IndexMut<K> for SecondaryMap<K, V> {
+    #[track_caller]
+    fn index_mut(&mut self, key: K) -> &mut V {
+        let slot = key.slot();
+        match self.get_mut(key) {
+            Some(value) => value,
+            None => no_entry(slot),
+        }
+    }
+}
+
+#[cold]
+#[track_caller]
+fn no_entry(slot: u32) -> ! {
+    panic!("arena-kit: the secondary map has no entry for this key (slot {slot})")
+}
+
+/// Inserts every pair, as [`SecondaryMap::insert`].
+impl<K: SlotKey, V> Extend<(K, V)> for SecondaryMap<K, V> {
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, pairs: I) {
+        for (key, value) in pairs {
+            self.insert(key, value);
+        }
+    }
+}
+
+/// A map of every pair, as [`SecondaryMap::insert`].
+impl<K: SlotKey, V> FromIterator<(K, V)> for SecondaryMap<K, V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Self {
+        let mut map = Self::new();
+        map.extend(pairs);
+        map
+    }
+}
+
+impl<K: SlotKey + fmt::Debug, V: fmt::Debug> fmt::Debug for SecondaryMap<K, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map()
-            .entries(
-                self.entries
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, e)| e.as_ref().map(|(_, v)| (i, v))),
-            )
-            .finish()
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: SlotKey, V> fmt::Debug for SecondaryEntry<'_, K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SecondaryEntry").field("slot", &self.key.slot()).finish_non_exhaustive()
     }
 }

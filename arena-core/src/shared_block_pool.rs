@@ -52,9 +52,15 @@ use crate::error::AllocError;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, lock};
 
 /// Blocks a thread's cache keeps before it gives some back to the shared pool.
+///
+/// A tuning value, exported for tests and benchmarks that size against it: not a promise,
+/// it may change in any release.
 pub const LOCAL_MAX_FREE: usize = 16;
 
 /// Blocks a thread's cache takes from the shared pool at once when it runs empty.
+///
+/// A tuning value, exported for tests and benchmarks that size against it: not a promise,
+/// it may change in any release.
 pub const REFILL_BATCH: usize = 8;
 
 /// A block pool shared by scopes on many threads: each thread takes a
@@ -113,7 +119,7 @@ pub struct SharedBlockPool {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct SharedPoolStats {
+pub struct SharedBlockPoolStats {
     /// Bytes of every standard block.
     pub block_size: usize,
     /// Standard blocks held from the system: in the shared list, in thread caches, or
@@ -287,9 +293,9 @@ impl SharedBlockPool {
     /// assert_eq!((s.blocks, s.cached_blocks), (1, 1));
     /// ```
     #[must_use]
-    pub fn stats(&self) -> SharedPoolStats {
+    pub fn stats(&self) -> SharedBlockPoolStats {
         let cached = lock(&self.list).len();
-        SharedPoolStats {
+        SharedBlockPoolStats {
             block_size: self.block_size,
             blocks: self.total.load(Ordering::Relaxed),
             cached_blocks: cached,
@@ -401,6 +407,14 @@ impl fmt::Debug for SharedBlockPool {
 /// ```
 pub struct LocalBlockPool<'s> {
     cache: BlockCache<'s>,
+}
+
+impl<'s> LocalBlockPool<'s> {
+    /// The cache, for the scopes built on it.
+    #[inline]
+    pub(crate) fn cache(&self) -> &BlockCache<'s> {
+        &self.cache
+    }
 }
 
 block_cache_api!(

@@ -38,19 +38,16 @@
 //! - **(C2) A class's blocks** are owned by its `BlockList` and go back only when the class
 //!   has no live chunk, its free list and carving range cleared at the same moment.
 
-#![expect(
-    clippy::cast_ptr_alignment,
-    reason = "chunks are 16-aligned (carved in multiples of 16 from 16-aligned blocks), so \
-              the free-list link, a pointer, is always aligned in them"
-)]
-
 use core::alloc::Layout;
 use core::cell::Cell;
 use core::fmt;
 use core::ptr::{self, NonNull};
 
+use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
+
 use crate::block::BlockList;
 use crate::block_pool::BlockPool;
+use crate::chunk_stack::ChunkStack;
 use crate::error::AllocError;
 use crate::raw;
 
@@ -89,35 +86,21 @@ const fn class_of(size: usize) -> usize {
 
 /// One class: its free list, the carving range of its newest block, its blocks.
 struct Class {
-    /// Head of the free list of chunks (each holds the next in its first word).
-    free: Cell<*mut u8>,
+    /// The free chunks of this class (C1; a `ChunkStack`'s K1).
+    free: ChunkStack,
     /// The next chunk to carve and the end of the newest block's data.
     cursor: Cell<*mut u8>,
     end: Cell<*mut u8>,
-    /// The newest block; older ones follow its `prev` links.
+    /// The class's blocks, newest first (C2).
     blocks: Cell<BlockList>,
     held: Cell<usize>,
     live: Cell<usize>,
 }
 
 impl Class {
-    /// Puts `chunk` at the head of the free list, its first word linking to the old head.
-    ///
-    /// # Safety
-    ///
-    /// `chunk` is a chunk of this class (16-aligned, at least 16 bytes) that nobody uses
-    /// and that is not on the list already.
-    #[inline]
-    unsafe fn push_free(&self, chunk: *mut u8) {
-        // SAFETY: C1: the caller guarantees a chunk of this class that nobody uses, so
-        // its first (aligned) word is ours to write the link into.
-        unsafe { chunk.cast::<*mut u8>().write(self.free.get()) };
-        self.free.set(chunk);
-    }
-
     const fn new() -> Self {
         Class {
-            free: Cell::new(ptr::null_mut()),
+            free: ChunkStack::new(),
             cursor: Cell::new(ptr::null_mut()),
             end: Cell::new(ptr::null_mut()),
             blocks: Cell::new(BlockList::new()),
@@ -256,30 +239,25 @@ impl SizeClassPool {
         }
         let index = class_of(size);
         let class = &self.classes[index];
-        let head = class.free.get();
-        let chunk = if head.is_null() {
-            self.carve(index)?
-        } else {
-            // SAFETY: C1: a non-null head is a chunk on this class's free list, whose first
-            // word (16-aligned, at least 16 bytes) holds the next chunk.
-            class.free.set(unsafe { head.cast::<*mut u8>().read() });
-            head
+        let chunk = match class.free.pop() {
+            Some(chunk) => chunk,
+            None => self.carve(index)?,
         };
         class.live.set(class.live.get() + 1);
-        // SAFETY: `chunk` is non-null: from the free list (checked above) or the carver.
-        Ok(unsafe { NonNull::new_unchecked(chunk) })
+        Ok(chunk)
     }
 
     /// A chunk from the newest block's uncarved range, or from a new block.
     #[cold]
     #[inline(never)]
-    fn carve(&self, index: usize) -> Result<*mut u8, AllocError> {
+    fn carve(&self, index: usize) -> Result<NonNull<u8>, AllocError> {
         let class = &self.classes[index];
         let size = class_size(index);
-        let cursor = class.cursor.get();
-        if !cursor.is_null() && (class.end.get() as usize) - (cursor as usize) >= size {
+        if let Some(cursor) = NonNull::new(class.cursor.get())
+            && class.end.get().addr() - cursor.as_ptr().addr() >= size
+        {
             // SAFETY: C1: `cursor + size <= end`, both in the newest block's data.
-            class.cursor.set(unsafe { cursor.add(size) });
+            class.cursor.set(unsafe { cursor.as_ptr().add(size) });
             return Ok(cursor);
         }
         let layout =
@@ -294,7 +272,8 @@ impl SizeClassPool {
         let mut blocks = class.blocks.take();
         blocks.push(block);
         class.blocks.set(blocks);
-        Ok(start)
+        // SAFETY: a block's data start lies inside its allocation, so it is non-null.
+        Ok(unsafe { NonNull::new_unchecked(start) })
     }
 
     #[cold]
@@ -356,7 +335,7 @@ impl SizeClassPool {
         );
         // SAFETY: C1: the caller guarantees `ptr` is a live chunk of this class that
         // nobody uses any more.
-        unsafe { class.push_free(ptr.as_ptr()) };
+        unsafe { class.free.push(ptr) };
         let live = class.live.get() - 1;
         class.live.set(live);
         if live == 0 && class.held.get() > self.high_water.get() {
@@ -393,7 +372,7 @@ impl SizeClassPool {
             // right below, before any further use.
             unsafe { self.blocks.cache().release(block) };
         }
-        class.free.set(ptr::null_mut());
+        class.free.forget_all();
         class.cursor.set(ptr::null_mut());
         class.end.set(ptr::null_mut());
         class.held.set(0);
@@ -482,8 +461,9 @@ impl SizeClassPool {
         let class = &self.classes[index];
         for _ in 0..count {
             let chunk = self.carve(index)?;
-            // SAFETY: a freshly carved chunk of this class that nobody holds.
-            unsafe { class.push_free(chunk) };
+            // SAFETY: C1: a freshly carved chunk of this class (16-aligned, at least 16
+            // bytes) that nobody holds.
+            unsafe { class.free.push(chunk) };
         }
         Ok(())
     }
@@ -530,6 +510,7 @@ pub(crate) fn class_index(layout: Layout) -> Option<usize> {
 }
 
 /// The layout every chunk of class `index` is allocated with (its full class size).
+#[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's depot"))]
 pub(crate) fn class_layout(index: usize) -> Layout {
     Layout::from_size_align(class_size(index), CLASS_ALIGN).unwrap_or_else(|_| unreachable!())
 }
@@ -560,6 +541,75 @@ impl fmt::Debug for SizeClassPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SizeClassPool").field("stats", &self.stats()).finish_non_exhaustive()
     }
+}
+
+// Why this impl keeps `Allocator`'s contract: (1) `SizeClassPool::allocate` returns a
+// chunk of at least the layout's size and alignment that no one else holds until it is
+// deallocated, or memory from the system allocator; every `&SizeClassPool` borrows the
+// pool, whose drop is the only other way chunks end; (2) moving the reference does not
+// move the memory; (3) `grow`/`shrink` keep the pointer only when the old and new layouts
+// fall in the same class (the chunk already has the room), and otherwise allocate,
+// copy and deallocate with the layouts the caller vouches for.
+// SAFETY: (1) to (3) above.
+unsafe impl Allocator for &SizeClassPool {
+    #[inline]
+    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
+        let ptr = SizeClassPool::allocate(self, layout).map_err(|_| ApiAllocError)?;
+        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
+    }
+
+    #[inline]
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.
+        unsafe { SizeClassPool::deallocate(self, ptr, layout) };
+    }
+
+    unsafe fn grow(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`, and
+        // growing means the old size is at most the new one.
+        unsafe { resize_in_class(*self, ptr, old_layout, new_layout, old_layout.size()) }
+    }
+
+    unsafe fn shrink(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`, and
+        // shrinking means the new size is at most the old one.
+        unsafe { resize_in_class(*self, ptr, old_layout, new_layout, new_layout.size()) }
+    }
+}
+
+/// `grow` and `shrink` of the size-class pools: the same chunk when both layouts fall in
+/// one class, else a new allocation holding the first `keep` bytes, the old one given back.
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of `old_layout` from `pool`, and `keep` is at most both
+/// sizes.
+pub(crate) unsafe fn resize_in_class<A: Allocator + Copy>(
+    pool: A,
+    ptr: NonNull<u8>,
+    old_layout: Layout,
+    new_layout: Layout,
+    keep: usize,
+) -> Result<NonNull<[u8]>, ApiAllocError> {
+    if same_class(old_layout, new_layout) {
+        return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+    }
+    // SAFETY: `ptr` is live with at least `keep` bytes, and `keep <= new_layout.size()`
+    // (caller).
+    let new = unsafe { crate::allocator::relocate(pool, ptr, new_layout, keep) }?;
+    // SAFETY: `ptr` is a live allocation of `old_layout` (caller), no longer used.
+    unsafe { pool.deallocate(ptr, old_layout) };
+    Ok(new)
 }
 
 #[cfg(test)]

@@ -34,7 +34,56 @@ pub(crate) enum Source<'p> {
     System(Cell<usize>),
 }
 
-impl Source<'_> {
+impl<'p> Source<'p> {
+    /// Blocks owned outright, growing from [`FIRST_SYSTEM_BLOCK`].
+    pub(crate) fn system() -> Self {
+        Source::System(Cell::new(FIRST_SYSTEM_BLOCK))
+    }
+
+    /// `"pool"` or `"system"`, for `Debug` output.
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            Source::Pool(_) => "pool",
+            Source::System(_) => "system",
+        }
+    }
+
+    /// The source of a child bump: the same pool, or a fresh system source.
+    #[inline]
+    pub(crate) fn child(&self) -> Source<'p> {
+        match self {
+            Source::Pool(pool) => Source::Pool(pool),
+            Source::System(_) => Source::system(),
+        }
+    }
+
+    /// The block a new bump starts on, with its data bounds: a pool's hot block (the one
+    /// the last bump gave back), so that a scope which fits one block never takes the
+    /// slow path. Its bounds follow from the pool's block size without reading it.
+    #[inline(always)]
+    pub(crate) fn first_block(&self) -> Option<(Block, *mut u8, *mut u8)> {
+        match self {
+            Source::Pool(pool) => {
+                let block = pool.take_hot()?;
+                let (start, end) = block.standard_data(pool.block_size());
+                Some((block, start, end))
+            }
+            Source::System(_) => None,
+        }
+    }
+
+    /// Bytes a collection may take in bump blocks before it gets a block of its own: a
+    /// standard block's data for a pool; for the system, the first block's (an arena's
+    /// blocks grow, 1 KiB, 2, 4, ...: a buffer moving through each would leave them all
+    /// behind).
+    #[inline]
+    pub(crate) fn standard_capacity(&self) -> usize {
+        match self {
+            Source::Pool(pool) => pool.block_size() - block::HEADER,
+            Source::System(_) => FIRST_SYSTEM_BLOCK - block::HEADER,
+        }
+    }
+
     /// Bytes of the block [`acquire`](Self::acquire) would hand out for `layout`, so a
     /// scope can check its limit before anything is taken.
     pub(crate) fn block_size_for(&self, layout: Layout) -> Result<usize, AllocError> {

@@ -5,8 +5,8 @@
 //! Why `parking_lot`: it spins adaptively before it parks a waiting thread. With std's
 //! `Mutex` a thread that found the size-class pool's lock taken (held while a block is
 //! carved) went to sleep on a futex, and waking it cost more than the whole critical
-//! section: W3 on two threads ran slower than on one (33 -> 44 ms); with `parking_lot`
-//! it runs 1.7-1.9x faster (BENCHMARKS.md, W3-2t).
+//! section, and the size-class workload ran slower on two threads than on one; with
+//! `parking_lot` the second thread adds throughput (BENCHMARKS.md, W3-2t).
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -49,4 +49,28 @@ pub(crate) fn try_lock<T>(mutex: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
 #[cfg(not(any(loom, miri)))]
 pub(crate) fn try_lock<T>(mutex: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
     mutex.try_lock()
+}
+
+/// The data of a `Mutex` through `&mut` (no lock needed), ignoring poisoning.
+#[cfg(any(loom, miri))]
+pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
+    mutex.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The data of a `Mutex` through `&mut` (no lock needed).
+#[cfg(not(any(loom, miri)))]
+pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
+    mutex.get_mut()
+}
+
+/// The data of a `Mutex` it is consumed for, ignoring poisoning.
+#[cfg(any(loom, miri))]
+pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
+    mutex.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The data of a `Mutex` it is consumed for.
+#[cfg(not(any(loom, miri)))]
+pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
+    mutex.into_inner()
 }

@@ -30,9 +30,9 @@ use std::cell::{Cell, RefCell};
 
 use crate::brand::Brand;
 use crate::error::TryAllocError;
-use crate::handle::Handle;
+use crate::handle::{Handle, Key};
 use crate::pool::Pool;
-use crate::sync::{Mutex, MutexGuard, lock, try_lock};
+use crate::sync::{Mutex, MutexGuard, into_inner, lock, lock_get_mut, try_lock};
 
 /// A shard on a cache line of its own, so that two threads' locks do not false-share.
 #[repr(align(128))]
@@ -67,13 +67,42 @@ impl fmt::Debug for SyncHandle<'_> {
     }
 }
 
+/// A copyable, checked key to a value in a [`SyncPool`]: its shard and the shard's
+/// [`Key`]. Usable from any thread; a stale key gets `None`. 12 bytes; ordered by shard,
+/// then slot and version.
+///
+/// # Examples
+///
+/// ```
+/// arena_core::SyncPool::with(|pool| {
+///     let k = pool.insert_keyed(String::from("session"));
+///     let copy = k;
+///     std::thread::scope(|s| {
+///         s.spawn(|| assert_eq!(pool.with_key(copy, |v| v.len()), Some(7)));
+///     });
+///     assert_eq!(pool.remove_key(k).as_deref(), Some("session"));
+///     assert_eq!(pool.with_key(k, |v| v.len()), None);
+/// });
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SyncKey<'id> {
+    shard: u32,
+    key: Key<'id>,
+}
+
+impl fmt::Debug for SyncKey<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SyncKey").field("shard", &self.shard).field("key", &self.key).finish()
+    }
+}
+
 /// Typed free-list storage shared by many threads: a [`Pool`] per shard, each behind its
 /// own lock.
 ///
 /// A thread inserts into the shard of its thread index (threads spread over the shards
 /// round-robin; [`default_shards`](SyncPool::default_shards) is twice the parallelism),
-/// so threads working on their own values take uncontended locks: W4 on two threads runs
-/// 1.75-2x the throughput of one (sharded-slab 1.9x, `Mutex<Slab>` 0.13x). A
+/// so threads working on their own values take uncontended locks and a second thread
+/// adds throughput, where one lock around one pool would make them take turns. A
 /// [`SyncHandle`] remembers its shard, so `remove` and access work from any thread; it is
 /// neither `Copy` nor `Clone`, and every shard carries the pool's brand, so a handle is
 /// proof of a live value in this pool. `Sync` exactly when `T: Send`. On one thread each
@@ -246,9 +275,9 @@ impl<'id, T> SyncPool<'id, T> {
     fn lock_contended<'a>(shard: &'a Mutex<Pool<'id, T>>) -> MutexGuard<'a, Pool<'id, T>> {
         assert!(
             !held_here(core::ptr::from_ref(shard).addr()),
-            "arena-kit: a closure given to SyncPool::with_value or with_value_mut called back \
-             into the same shard of the pool (insert, remove, access, len): it would wait \
-             for its own lock forever"
+            "arena-kit: a closure given to SyncPool::with_value, with_value_mut, with_key, \
+             with_key_mut or retain called back into the same shard of the pool (insert, \
+             remove, access, len): it would wait for its own lock forever"
         );
         lock(shard)
     }
@@ -405,6 +434,251 @@ impl<'id, T> SyncPool<'id, T> {
     #[must_use]
     pub fn len(&self) -> usize {
         self.shards.iter().map(|s| Self::lock_checked(&s.0).len()).sum()
+    }
+
+    // ----- keys ------------------------------------------------------------------------
+
+    /// Inserts `value` (into this thread's shard) and returns a copyable key to it (no
+    /// owner: any copy of the key may remove it).
+    ///
+    /// # Panics
+    ///
+    /// As [`insert`](Self::insert).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(5);
+    ///     assert_eq!(pool.get_key(k), Some(5));
+    /// });
+    /// ```
+    #[track_caller]
+    pub fn insert_keyed(&self, value: T) -> SyncKey<'id> {
+        let shard = self.home();
+        let key = self.lock_shard(shard).insert_keyed(value);
+        SyncKey { shard, key }
+    }
+
+    /// A copyable key to a handle's value (the handle keeps owning it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.insert(1);
+    ///     let k = pool.key(&h);
+    ///     assert_eq!(pool.remove_key(k), None); // owned: only the handle removes it
+    ///     assert_eq!(pool.remove(h), 1);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn key(&self, handle: &SyncHandle<'id>) -> SyncKey<'id> {
+        SyncKey { shard: handle.shard, key: self.lock_shard(handle.shard).key(&handle.handle) }
+    }
+
+    /// Gives up a handle's ownership; any copy of the key may now remove the value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let h = pool.insert('h');
+    ///     let k = pool.into_key(h);
+    ///     assert_eq!(pool.remove_key(k), Some('h'));
+    /// });
+    /// ```
+    #[must_use = "a key or handle not kept leaves the value unreachable but for drain"]
+    pub fn into_key(&self, handle: SyncHandle<'id>) -> SyncKey<'id> {
+        let SyncHandle { handle, shard } = handle;
+        SyncKey { shard, key: self.lock_shard(shard).into_key(handle) }
+    }
+
+    /// Takes ownership of a keyed value, if the key is live and not yet owned.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(2);
+    ///     let h = pool.take_handle(k).unwrap();
+    ///     assert!(pool.take_handle(k).is_none());
+    ///     assert_eq!(pool.remove(h), 2);
+    /// });
+    /// ```
+    #[must_use = "a key or handle not kept leaves the value unreachable but for drain"]
+    pub fn take_handle(&self, key: SyncKey<'id>) -> Option<SyncHandle<'id>> {
+        let handle = self.lock_shard(key.shard).take_handle(key.key)?;
+        Some(SyncHandle { handle, shard: key.shard })
+    }
+
+    /// Whether `key`'s value is in the pool now.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(());
+    ///     assert!(pool.contains_key(k));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn contains_key(&self, key: SyncKey<'id>) -> bool {
+        self.lock_shard(key.shard).contains_key(key.key)
+    }
+
+    /// Runs `f` on `key`'s value under its shard's lock; `None` if the key is stale.
+    ///
+    /// # Panics
+    ///
+    /// If `f` calls back into the key's shard (see [`with_value`](Self::with_value)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(vec![1, 2]);
+    ///     assert_eq!(pool.with_key(k, |v| v.len()), Some(2));
+    /// });
+    /// ```
+    pub fn with_key<R>(&self, key: SyncKey<'id>, f: impl FnOnce(&T) -> R) -> Option<R> {
+        let shard = self.lock_shard(key.shard);
+        let value = shard.get_key(key.key)?;
+        Some(self.while_held(key.shard, || f(value)))
+    }
+
+    /// Runs `f` on `key`'s value, mutably, under its shard's lock; `None` if the key is
+    /// stale.
+    ///
+    /// # Panics
+    ///
+    /// As [`with_key`](Self::with_key).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(1);
+    ///     pool.with_key_mut(k, |v| *v += 1);
+    ///     assert_eq!(pool.get_key(k), Some(2));
+    /// });
+    /// ```
+    pub fn with_key_mut<R>(&self, key: SyncKey<'id>, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+        let mut shard = self.lock_shard(key.shard);
+        let value = shard.get_key_mut(key.key)?;
+        Some(self.while_held(key.shard, || f(value)))
+    }
+
+    /// A clone of `key`'s value; `None` if the key is stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(String::from("v"));
+    ///     assert_eq!(pool.get_key(k).as_deref(), Some("v"));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn get_key(&self, key: SyncKey<'id>) -> Option<T>
+    where
+        T: Clone,
+    {
+        self.lock_shard(key.shard).get_key(key.key).cloned()
+    }
+
+    /// Removes `key`'s value: `None` if the key is stale or a handle owns it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(3);
+    ///     assert_eq!(pool.remove_key(k), Some(3));
+    ///     assert_eq!(pool.remove_key(k), None);
+    /// });
+    /// ```
+    #[expect(clippy::must_use_candidate, reason = "removing only to drop the value is common")]
+    pub fn remove_key(&self, key: SyncKey<'id>) -> Option<T> {
+        self.lock_shard(key.shard).remove_key(key.key)
+    }
+
+    /// Keeps the keyed values for which `keep` returns `true` and removes the others, one
+    /// shard at a time (each under its lock); values owned by handles are not visited.
+    ///
+    /// # Panics
+    ///
+    /// If `keep` calls back into the shard it is visiting (see
+    /// [`with_value`](Self::with_value)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     for i in 0..10 {
+    ///         pool.insert_keyed(i);
+    ///     }
+    ///     pool.retain(|_, v| *v < 3);
+    ///     assert_eq!(pool.len(), 3);
+    /// });
+    /// ```
+    pub fn retain(&self, mut keep: impl FnMut(SyncKey<'id>, &mut T) -> bool) {
+        for (i, shard) in self.shards.iter().enumerate() {
+            // A shard index fits a `u32` (checked in `new_in`).
+            #[expect(clippy::cast_possible_truncation, reason = "checked in `new_in`")]
+            let index = i as u32;
+            let mut pool = Self::lock_checked(&shard.0);
+            self.while_held(index, || {
+                pool.retain(|key, value| keep(SyncKey { shard: index, key }, value));
+            });
+        }
+    }
+
+    /// Every value with its key, with exclusive access (no lock is taken), shard by shard.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(1);
+    ///     for (_, v) in pool.iter_mut() {
+    ///         *v += 1;
+    ///     }
+    ///     assert_eq!(pool.get_key(k), Some(2));
+    /// });
+    /// ```
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (SyncKey<'id>, &mut T)> + '_ {
+        self.shards.iter_mut().enumerate().flat_map(|(i, shard)| {
+            #[expect(clippy::cast_possible_truncation, reason = "checked in `new_in`")]
+            let index = i as u32;
+            lock_get_mut(&mut shard.0)
+                .iter_mut()
+                .map(move |(key, value)| (SyncKey { shard: index, key }, value))
+        })
+    }
+
+    /// Empties the pool, yielding every value (owned ones too). Consumes the pool: a
+    /// handle still alive would otherwise name an empty slot. The way to reclaim the
+    /// values of handles that were dropped without `remove`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let _forgotten = pool.insert(1);
+    ///     pool.insert_keyed(2);
+    ///     let mut all: Vec<i32> = pool.drain().collect();
+    ///     all.sort();
+    ///     assert_eq!(all, [1, 2]);
+    /// });
+    /// ```
+    #[must_use = "the values are dropped with the iterator if it is not used"]
+    pub fn drain(self) -> alloc::vec::IntoIter<T> {
+        let mut all = Vec::new();
+        for shard in self.shards {
+            all.extend(into_inner(shard.0).drain());
+        }
+        all.into_iter()
     }
 
     /// Whether the pool holds no value now.

@@ -2,10 +2,11 @@
 //! one `Mutex`, with a cache of chunks per thread in front of it so that the fast path
 //! takes no lock.
 //!
-//! Seed 002's locked pools (`boost::pool` and ACE with a lock) put one lock around every
-//! call: on one thread that costs two lock/unlock pairs per free-and-allocate, and two
-//! threads take turns (BENCHMARKS.md: a `Mutex` around a slab per size class runs W3 4-6x
-//! slower on two threads than on one). Here, as in tcmalloc's thread caches:
+//! The classic locked pools (`boost::pool` and ACE's allocators with a lock) put one lock
+//! around every call: on one thread that costs two lock/unlock pairs per
+//! free-and-allocate, and two threads take turns (BENCHMARKS.md measures a `Mutex` around
+//! a slab per size class: slower on two threads than on one). Here, as in tcmalloc's
+//! thread caches:
 //!
 //! - Each thread has, per class, a list of free chunks (`ThreadCache`, found through
 //!   per-object thread-local storage, `per_thread.rs`). `allocate` pops from it and
@@ -35,7 +36,7 @@
 //!   chunk ever gives its block back: cached chunks never dangle while the pool lives;
 //!   when the pool drops, the caches are dropped without touching their chunks.
 //! - `Sync` follows from `Mutex<Shared>` and `PerThread<ThreadCache>` (`Sync` for any
-//!   `Send` value; `ThreadCache` is `Send`, see its `unsafe impl`).
+//!   `Send` value; `ThreadCache` is `Send`: a `ChunkStack` owns its chunks).
 //! - What this costs: up to `2 * CACHE_BATCH` chunks per class per thread are idle in a
 //!   cache, and [`SyncSizeClassPool::trim`] cannot reach other threads' caches (each
 //!   thread can [`flush`](SyncSizeClassPool::flush) its own); it does empty the depot.
@@ -43,21 +44,26 @@
 use core::alloc::Layout;
 use core::cell::Cell;
 use core::fmt;
-use core::ptr::{self, NonNull};
+use core::ptr::NonNull;
 
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 
+use crate::chunk_stack::ChunkStack;
 use crate::error::AllocError;
 use crate::per_thread::PerThread;
 use crate::size_class::{self, CLASSES, SizeClassPool, SizeClassStats};
 use crate::sync::{Mutex, lock};
 
 /// Chunks a thread's cache takes from (or gives back to) the shared pool at once.
+///
+/// A tuning value, exported for tests and benchmarks that size against it: not a promise,
+/// it may change in any release.
 pub const CACHE_BATCH: usize = 32;
 
-/// One class of a thread's cache: free chunks linked through their first word.
+/// One class of a thread's cache: its free chunks (Y1; a `ChunkStack`'s K1) and how many.
+#[derive(Default)]
 struct CachedClass {
-    head: Cell<*mut u8>,
+    chunks: ChunkStack,
     count: Cell<usize>,
 }
 
@@ -66,53 +72,27 @@ impl CachedClass {
     ///
     /// # Safety
     ///
-    /// `chunk` is a chunk of this class of the pool (16-aligned, at least 16 bytes)
-    /// that nobody uses and that is in no list.
+    /// `chunk` is a chunk of this class that nobody uses and that is in no list (Y1).
     #[inline]
-    #[expect(clippy::cast_ptr_alignment, reason = "chunks are 16-aligned, see size_class")]
-    unsafe fn push(&self, chunk: *mut u8) {
-        // SAFETY: Y1: the caller hands over an unused chunk, 16-aligned and at least a word
-        // long, so its first word is ours to hold the link.
-        unsafe { chunk.cast::<*mut u8>().write(self.head.get()) };
-        self.head.set(chunk);
+    unsafe fn push(&self, chunk: NonNull<u8>) {
+        // SAFETY: forwarded: a free chunk of the class, 16-aligned and at least 16 bytes.
+        unsafe { self.chunks.push(chunk) };
         self.count.set(self.count.get() + 1);
     }
 
-    /// Pops a free chunk, if any.
+    /// Pops a free chunk of this class, if any.
     #[inline]
     fn pop(&self) -> Option<NonNull<u8>> {
-        let head = NonNull::new(self.head.get())?;
-        // SAFETY: Y1: a listed chunk's first word holds the next link, written by `push`.
-        self.head.set(unsafe { head.cast::<*mut u8>().read() });
+        let chunk = self.chunks.pop()?;
         self.count.set(self.count.get() - 1);
-        Some(head)
+        Some(chunk)
     }
-}
 
-impl CachedClass {
-    /// Unlinks up to `count` chunks from the front as a batch (walking the list, outside
-    /// any lock).
-    #[expect(clippy::cast_ptr_alignment, reason = "chunks are 16-aligned, see size_class")]
+    /// Unlinks up to `count` chunks from the top as a batch.
     fn detach(&self, count: usize) -> Option<Batch> {
-        let head = self.head.get();
-        if head.is_null() || count == 0 {
-            return None;
-        }
-        let mut last = head;
-        let mut taken = 1;
-        // SAFETY: Y1: a listed chunk's first word holds the next link (`push`).
-        let mut next = unsafe { last.cast::<*mut u8>().read() };
-        while taken < count && !next.is_null() {
-            last = next;
-            taken += 1;
-            // SAFETY: as above, `last` is a listed chunk.
-            next = unsafe { last.cast::<*mut u8>().read() };
-        }
-        // SAFETY: `last` is a listed chunk; ending the batch there.
-        unsafe { last.cast::<*mut u8>().write(ptr::null_mut()) };
-        self.head.set(next);
+        let (chunks, taken) = self.chunks.split_top(count);
         self.count.set(self.count.get() - taken);
-        Some(Batch { head, count: taken })
+        (taken > 0).then_some(Batch { chunks, count: taken })
     }
 
     /// Takes `batch` as the whole list.
@@ -121,18 +101,16 @@ impl CachedClass {
     ///
     /// `batch` holds free chunks of this list's class (`pop` hands them out as such):
     /// one `detach` made, from a list of the same class.
-    #[expect(clippy::needless_pass_by_value, reason = "the batch is handed over")]
     unsafe fn attach(&self, batch: Batch) {
-        debug_assert!(self.head.get().is_null(), "attach to an empty list only");
-        self.head.set(batch.head);
+        let before = self.chunks.replace(batch.chunks);
+        debug_assert!(before.is_empty(), "attach to an empty list only");
         self.count.set(batch.count);
     }
 }
 
-/// A chain of free chunks of one class (linked through their first word, the last
-/// link null) and its length.
+/// Free chunks of one class detached from a cache list, and how many.
 struct Batch {
-    head: *mut u8,
+    chunks: ChunkStack,
     count: usize,
 }
 
@@ -142,24 +120,16 @@ struct Shared {
     depot: [Vec<Batch>; CLASSES],
 }
 
-// SAFETY: `SizeClassPool` is `Send`, and the depot's batches are chains of free chunks of
-// that pool's blocks, owned by the depot (nobody else links or uses them); sending the
-// whole sends that ownership.
-unsafe impl Send for Shared {}
-
 impl Shared {
     /// Gives every chunk of every depot batch back to the classes.
     fn drain_depot(&mut self) {
         for (index, batches) in self.depot.iter_mut().enumerate() {
             let layout = size_class::class_layout(index);
             for batch in batches.drain(..) {
-                let mut chunk = batch.head;
-                while let Some(p) = NonNull::new(chunk) {
-                    // SAFETY: Y1: a batch chunk's first word holds the next link (`detach`).
-                    chunk = unsafe { p.cast::<*mut u8>().read() };
-                    // SAFETY: Y1, Y2: a depot chunk is a live chunk of class `index` of this pool
-                    // (allocated with its class layout), unused, now out of the depot.
-                    unsafe { self.pool.deallocate(p, layout) };
+                while let Some(chunk) = batch.chunks.pop() {
+                    // SAFETY: Y1, Y2: a depot chunk is a live chunk of class `index` of this
+                    // pool (allocated with its class layout), unused, now out of the depot.
+                    unsafe { self.pool.deallocate(chunk, layout) };
                 }
             }
         }
@@ -172,17 +142,10 @@ struct ThreadCache {
     classes: [CachedClass; CLASSES],
 }
 
-// Why `Send` holds: the chunks a cache lists are free memory of the pool's blocks, owned by the
-// cache until it gives them back; sending the cache sends that ownership. `PerThread`
-// only ever hands a cache to one thread at a time (or to the pool's owner through
-// `&mut`), so its `Cell`s are never used by two threads at once.
-// SAFETY: as argued above.
-unsafe impl Send for ThreadCache {}
-
 impl ThreadCache {
     fn new() -> Self {
         ThreadCache {
-            classes: [const { CachedClass { head: Cell::new(ptr::null_mut()), count: Cell::new(0) } };
+            classes: [const { CachedClass { chunks: ChunkStack::new(), count: Cell::new(0) } };
                 CLASSES],
         }
     }
@@ -197,8 +160,9 @@ impl ThreadCache {
 /// reaches twice that gives a batch back; only an empty depot carves chunks under the
 /// lock. Chunks may be freed on any thread. Chunks in caches and in the depot count as
 /// live in [`stats`](Self::stats); [`flush`](Self::flush) gives the calling thread's back,
-/// [`trim`](Self::trim) empties the depot. W3 on one thread costs 1.2x the unlocked
-/// pool; on two threads it runs 1.7-1.9x the throughput of one.
+/// [`trim`](Self::trim) empties the depot. On one thread it costs a little more than the
+/// unlocked [`SizeClassPool`] (a per-thread lookup per call); threads do not take turns.
+/// BENCHMARKS.md has the figures.
 ///
 /// # Examples
 ///
@@ -299,8 +263,8 @@ impl SyncSizeClassPool {
         let first = shared.pool.allocate(layout)?;
         for _ in 1..CACHE_BATCH {
             let Ok(chunk) = shared.pool.allocate(layout) else { break };
-            // SAFETY: a chunk of this class just allocated, so unused and in no list.
-            unsafe { class.push(chunk.as_ptr()) };
+            // SAFETY: Y1: a chunk of this class just allocated, so unused and in no list.
+            unsafe { class.push(chunk) };
         }
         Ok(first)
     }
@@ -338,8 +302,8 @@ impl SyncSizeClassPool {
         );
         let cached = self.caches.with(ThreadCache::new, |cache| {
             let class = &cache.classes[index];
-            // SAFETY: the caller gives back a chunk of this class that nobody uses any more.
-            unsafe { class.push(ptr.as_ptr()) };
+            // SAFETY: Y1: the caller gives back a chunk of this class that nobody uses.
+            unsafe { class.push(ptr) };
             if class.count.get() >= 2 * CACHE_BATCH {
                 self.give_back(class, index, CACHE_BATCH);
             }
@@ -517,7 +481,13 @@ unsafe impl Allocator for &SyncSizeClassPool {
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: forwarded from the caller; growing keeps the old size.
         unsafe {
-            crate::allocator::resize_in_class(*self, ptr, old_layout, new_layout, old_layout.size())
+            crate::size_class::resize_in_class(
+                *self,
+                ptr,
+                old_layout,
+                new_layout,
+                old_layout.size(),
+            )
         }
     }
 
@@ -529,7 +499,13 @@ unsafe impl Allocator for &SyncSizeClassPool {
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: forwarded from the caller; shrinking keeps the new size.
         unsafe {
-            crate::allocator::resize_in_class(*self, ptr, old_layout, new_layout, new_layout.size())
+            crate::size_class::resize_in_class(
+                *self,
+                ptr,
+                old_layout,
+                new_layout,
+                new_layout.size(),
+            )
         }
     }
 }

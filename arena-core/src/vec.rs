@@ -1,11 +1,12 @@
-//! [`ArenaVec`]: a growable vector whose buffer lives in a scope, grown the way seed 001
-//! taught: fill what the allocator would hand out anyway, never leave a trail of copies.
+//! [`ArenaVec`]: a growable vector whose buffer lives in a scope, grown the way
+//! page-rounded strings taught (docs/seeds.md): fill what the allocator would hand out
+//! anyway, never leave a trail of copies.
 //!
 //! # Growth policy
 //!
 //! A bump arena cannot free a buffer in the middle, so a vector that doubles blindly
-//! leaves every outgrown buffer behind until the scope ends: bumpalo's `String` holds
-//! about 4x its final capacity after a million pushes (W6). `ArenaVec` grows in three
+//! leaves every outgrown buffer behind until the scope ends (bumpalo's `String` holds a
+//! multiple of its final capacity; BENCHMARKS.md, W6). `ArenaVec` grows in three
 //! regimes, each chosen so that the bytes the scope holds stay close to the capacity:
 //!
 //! 1. **At the tip** (nothing allocated after the buffer): grow in place, doubling, up to
@@ -19,7 +20,7 @@
 //!    of copying), and dropping the vector gives the block back at once.
 //!
 //! So the bytes held are the final capacity plus at most one standard block and the
-//! page rounding: 1.01x after 1 M one-byte pushes (BENCHMARKS.md, W6).
+//! page rounding (BENCHMARKS.md, W6, has the figures).
 //!
 //! # Safety
 //!
@@ -38,8 +39,8 @@
 //!
 //! - **(A1) The buffer**: `ptr` is dangling when `cap` is 0 or `T` is zero-sized; else it
 //!   is a live allocation of `cap` elements in the scope, owned by this vector alone: a
-//!   bump allocation (`own_block` false), or the data start of a buffer block of its own
-//!   (`own_block` true, the scope's S5).
+//!   bump allocation, or the data start of a buffer block of its own (the bump's S5;
+//!   [`Bump::is_buffer`] tells which, so the vector needs no flag and stays four words).
 //! - **(A2) The elements**: `len <= cap`, and exactly the first `len` are initialised.
 
 use core::alloc::Layout;
@@ -49,62 +50,9 @@ use core::mem;
 use core::ops::{Deref, DerefMut};
 use core::ptr::{self, NonNull};
 
+use crate::bump::Bump;
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::scope::Scope;
-
-/// What a growing collection needs of its scope. Implemented for every `Scope<'p>`, so a
-/// collection's type names only the borrow of its scope (`ArenaVec<'s, T>`), not the
-/// scope's `'p`: the collection drops its own elements, so `'p` is of no concern to it.
-/// Called only when the vector grows or drops, never per element.
-trait Buffers {
-    fn alloc(&self, layout: Layout) -> Result<NonNull<u8>, AllocError>;
-    fn tip_room(&self, ptr: NonNull<u8>, layout: Layout) -> Option<usize>;
-    unsafe fn resize_tip(&self, ptr: NonNull<u8>, old: Layout, new: Layout) -> bool;
-    unsafe fn give_back_tip(&self, ptr: NonNull<u8>, layout: Layout);
-    fn standard_capacity(&self) -> usize;
-    fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError>;
-    unsafe fn grow_buffer(
-        &self,
-        ptr: NonNull<u8>,
-        layout: Layout,
-    ) -> Result<(NonNull<u8>, usize), AllocError>;
-    unsafe fn free_buffer(&self, ptr: NonNull<u8>);
-}
-
-impl Buffers for Scope<'_> {
-    fn alloc(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        self.try_alloc_layout(layout)
-    }
-    fn tip_room(&self, ptr: NonNull<u8>, layout: Layout) -> Option<usize> {
-        Scope::tip_room(self, ptr, layout)
-    }
-    unsafe fn resize_tip(&self, ptr: NonNull<u8>, old: Layout, new: Layout) -> bool {
-        // SAFETY: forwarded from the caller.
-        unsafe { Scope::resize_tip(self, ptr, old, new) }
-    }
-    unsafe fn give_back_tip(&self, ptr: NonNull<u8>, layout: Layout) {
-        // SAFETY: forwarded from the caller.
-        unsafe { Scope::give_back_tip(self, ptr, layout) }
-    }
-    fn standard_capacity(&self) -> usize {
-        Scope::standard_capacity(self)
-    }
-    fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError> {
-        Scope::alloc_buffer(self, layout)
-    }
-    unsafe fn grow_buffer(
-        &self,
-        ptr: NonNull<u8>,
-        layout: Layout,
-    ) -> Result<(NonNull<u8>, usize), AllocError> {
-        // SAFETY: forwarded from the caller.
-        unsafe { Scope::grow_buffer(self, ptr, layout) }
-    }
-    unsafe fn free_buffer(&self, ptr: NonNull<u8>) {
-        // SAFETY: forwarded from the caller.
-        unsafe { Scope::free_buffer(self, ptr) }
-    }
-}
 
 /// Smallest capacity a vector allocates: tiny vectors would otherwise grow 1, 2, 4...
 const fn min_capacity(size: usize) -> usize {
@@ -131,9 +79,10 @@ const fn min_capacity(size: usize) -> usize {
 ///    which `realloc` resizes from then on (large blocks are remapped, not copied) and
 ///    which goes back to the pool as soon as the vector drops.
 ///
-/// After a million one-byte pushes the scope holds 1.01x the capacity (bumpalo's
-/// `String`: 4x). A child scope bumps in blocks of its own, so a vector of an outer
-/// scope can never grow over an inner scope's values.
+/// So the scope holds little more than the final capacity (at most one standard block and
+/// the page rounding more; a vector that doubles by copying in a bump arena leaves every
+/// outgrown buffer behind). A child scope bumps in blocks of its own, so a vector of an
+/// outer scope can never grow over an inner scope's values.
 ///
 /// # Panics
 ///
@@ -173,9 +122,9 @@ pub struct ArenaVec<'s, T> {
     ptr: NonNull<T>,
     len: usize,
     cap: usize,
-    /// The buffer is a block of its own (regime 3), not a bump allocation.
-    own_block: bool,
-    scope: &'s dyn Buffers,
+    /// The scope's memory (the buffer is in it, A1); covariant, so only the borrow
+    /// `'s` of the scope shows in the type.
+    bump: &'s Bump<'s>,
     /// Owns `T`s (for dropck, as `Vec` does).
     _owns: PhantomData<T>,
 }
@@ -197,14 +146,7 @@ impl<'s, T> ArenaVec<'s, T> {
         'p: 's,
     {
         let cap = if size_of::<T>() == 0 { usize::MAX } else { 0 };
-        ArenaVec {
-            ptr: NonNull::dangling(),
-            len: 0,
-            cap,
-            own_block: false,
-            scope,
-            _owns: PhantomData,
-        }
+        ArenaVec { ptr: NonNull::dangling(), len: 0, cap, bump: scope.bump(), _owns: PhantomData }
     }
 
     /// An empty vector in `scope` with room for at least `capacity` elements.
@@ -644,37 +586,37 @@ impl<'s, T> ArenaVec<'s, T> {
         let wanted = layout_for(want)?;
         let old = layout_for(self.cap)?;
         let old_ptr = self.ptr.cast::<u8>();
-        if self.own_block {
+        if self.cap > 0 && self.bump.is_buffer(old_ptr) {
             // Regime 3: resize the block (`realloc`), page-filled.
             // SAFETY: A1: `ptr` is this vector's own buffer block, allocated with `T`'s
             // alignment, and only the returned pointer is used afterwards.
-            let (ptr, bytes) = unsafe { self.scope.grow_buffer(old_ptr, wanted) }?;
+            let (ptr, bytes) = unsafe { self.bump.grow_buffer(old_ptr, wanted) }?;
             self.ptr = ptr.cast();
             self.cap = bytes / size;
             return Ok(());
         }
         if self.cap > 0
-            && let Some(room) = self.scope.tip_room(old_ptr, old)
+            && let Some(room) = self.bump.tip_room(old_ptr, old)
             && room / size >= needed
         {
             // Regime 1: in place at the tip, doubling, or filling the block.
             let cap = want.min(room / size);
             let new = layout_for(cap)?;
             // SAFETY: the buffer is a live allocation of `old` from this scope.
-            let grown = unsafe { self.scope.resize_tip(old_ptr, old, new) };
+            let grown = unsafe { self.bump.resize_tip(old_ptr, old, new) };
             debug_assert!(grown, "the tip has room for it");
             if grown {
                 self.cap = cap;
                 return Ok(());
             }
         }
-        let (ptr, cap, own_block) = if wanted.size() <= self.scope.standard_capacity() {
+        let (ptr, cap) = if wanted.size() <= self.bump.standard_capacity() {
             // Regime 2: a new, doubled allocation at the tip.
-            (self.scope.alloc(wanted)?, want, false)
+            (self.bump.alloc(wanted)?, want)
         } else {
             // Regime 3 begins: a block of its own.
-            let (ptr, bytes) = self.scope.alloc_buffer(wanted)?;
-            (ptr, bytes / size, true)
+            let (ptr, bytes) = self.bump.alloc_buffer(wanted)?;
+            (ptr, bytes / size)
         };
         if self.cap > 0 {
             // SAFETY: both buffers are live, distinct allocations of at least `len`
@@ -684,11 +626,10 @@ impl<'s, T> ArenaVec<'s, T> {
             };
             // SAFETY: the old buffer is a live allocation of `old` (a bump allocation:
             // only the tip gives bytes back) and is no longer used.
-            unsafe { self.scope.give_back_tip(old_ptr, old) };
+            unsafe { self.bump.give_back_tip(old_ptr, old) };
         }
         self.ptr = ptr.cast();
         self.cap = cap;
-        self.own_block = own_block;
         Ok(())
     }
 }
@@ -781,13 +722,13 @@ impl<T> Drop for ArenaVec<'_, T> {
                     return;
                 }
                 let ptr = v.ptr.cast::<u8>();
-                if v.own_block {
+                if v.bump.is_buffer(ptr) {
                     // SAFETY: A1: the buffer is this vector's own block; the vector is
                     // being dropped, so nothing uses it afterwards.
-                    unsafe { v.scope.free_buffer(ptr) };
+                    unsafe { v.bump.free_buffer(ptr) };
                 } else if let Ok(layout) = Layout::array::<T>(v.cap) {
-                    // SAFETY: a live allocation of `layout`, unused from here on.
-                    unsafe { v.scope.give_back_tip(ptr, layout) };
+                    // SAFETY: A1: a live allocation of `layout`, unused from here on.
+                    unsafe { v.bump.give_back_tip(ptr, layout) };
                 }
             }
         }

@@ -7,7 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::expand::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
+use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
 use crate::names;
 use crate::valid::Plan;
 

@@ -10,12 +10,12 @@
 //! everything that only reads.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote};
-use syn::{DeriveInput, GenericParam, Generics, Lifetime, LifetimeParam};
+use quote::quote;
+use syn::DeriveInput;
 
 use crate::ast::Input;
+use crate::common::PoolGenerics;
 use crate::errors::Errors;
-use crate::names;
 use crate::valid::{self, Layout, Plan};
 use crate::{aos, soa};
 
@@ -25,7 +25,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let parsed = Input::from_syn(input, &mut errors);
     let plan = valid::plan(&parsed, &mut errors);
     let generics = PoolGenerics::new(&plan);
-    let common = common(&plan);
+    let aliases = aliases(&plan);
     let pool = match &plan.layout {
         Layout::Aos => aos::expand(&plan, &generics),
         Layout::Soa(columns) => soa::expand(&plan, &generics, columns),
@@ -33,74 +33,13 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let errors = errors.to_compile_errors();
     quote! {
         #errors
-        #common
+        #aliases
         #pool
     }
 }
 
-/// The generics of the generated pool, in every form the expansion needs.
-pub(crate) struct PoolGenerics {
-    /// `<'id, struct params..>` with bounds and defaults, for the pool's declaration.
-    pub decl: Generics,
-    /// The same without the brand: the impl that holds `with`.
-    pub outer: Generics,
-    /// The struct's parameters other than the brand, as arguments (`'a, T, N`).
-    pub rest_args: Vec<TokenStream>,
-}
-
-impl PoolGenerics {
-    fn new(plan: &Plan<'_>) -> Self {
-        let brand = &plan.brand;
-        let rest: Vec<GenericParam> = plan
-            .input
-            .generics
-            .params
-            .iter()
-            .filter(|p| !plan.brand_is_param || !valid::is_brand(p, brand))
-            .cloned()
-            .collect();
-        let brand_param = plan
-            .input
-            .generics
-            .params
-            .iter()
-            .find(|p| plan.brand_is_param && valid::is_brand(p, brand))
-            .cloned()
-            .unwrap_or_else(|| GenericParam::Lifetime(LifetimeParam::new(brand.clone())));
-        let rest_args = rest
-            .iter()
-            .map(|p| match p {
-                GenericParam::Lifetime(lt) => lt.lifetime.to_token_stream(),
-                GenericParam::Type(t) => t.ident.to_token_stream(),
-                GenericParam::Const(c) => c.ident.to_token_stream(),
-            })
-            .collect();
-        let where_clause = plan.input.generics.where_clause.clone();
-        let decl = Generics {
-            lt_token: Some(syn::token::Lt::default()),
-            params: std::iter::once(brand_param).chain(rest.iter().cloned()).collect(),
-            gt_token: Some(syn::token::Gt::default()),
-            where_clause: where_clause.clone(),
-        };
-        let outer = Generics {
-            lt_token: Some(syn::token::Lt::default()),
-            params: rest.into_iter().collect(),
-            gt_token: Some(syn::token::Gt::default()),
-            where_clause,
-        };
-        PoolGenerics { decl, outer, rest_args }
-    }
-
-    /// `Pool<'lt, rest..>`: the pool type with brand `lt`.
-    pub(crate) fn pool_ty(&self, plan: &Plan<'_>, lt: &TokenStream) -> TokenStream {
-        let pool = &plan.pool;
-        let rest = &self.rest_args;
-        quote!(#pool<#lt #(, #rest)*>)
-    }
-}
-
 /// The `ArenaAlloc` impl and the handle/key aliases.
-fn common(plan: &Plan<'_>) -> TokenStream {
+fn aliases(plan: &Plan<'_>) -> TokenStream {
     let Plan { krate, handle, key, brand, pool, .. } = plan;
     let input = plan.input;
     let name = input.ident;
@@ -123,96 +62,5 @@ fn common(plan: &Plan<'_>) -> TokenStream {
 
         #[doc = #key_doc]
         #vis type #key<#brand> = #krate::Key<#brand>;
-    }
-}
-
-/// The brand lifetime as tokens, and `'_`.
-pub(crate) fn lifetimes(plan: &Plan<'_>) -> (TokenStream, TokenStream) {
-    let anon = Lifetime::new("'_", proc_macro2::Span::call_site());
-    (plan.brand.to_token_stream(), anon.to_token_stream())
-}
-
-/// The `with` / `with_capacity` pair shared by both layouts: a fresh brand, then
-/// `new_in` / `with_capacity_in` of the pool.
-pub(crate) fn with_fns(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
-    let Plan { krate, pool, .. } = plan;
-    let vis = plan.input.vis;
-    let (brand, anon) = lifetimes(plan);
-    let outer_ty = generics.pool_ty(plan, &anon);
-    let inner_ty = generics.pool_ty(plan, &brand);
-    let (impl_generics, _, where_clause) = generics.outer.split_for_impl();
-    let with_doc = format!(
-        "Runs `f` with a new, empty [`{pool}`] of a brand of its own (as \
-         `arena_core::Pool::with`): its handles work on it and on nothing else."
-    );
-    let with_capacity_doc =
-        format!("[`with`]({pool}::with), with room for `capacity` values before growing.");
-    let out = names::type_param("__ArenaOut", &plan.input.names);
-    let (f, capacity, brand_local) =
-        (names::local("f"), names::local("capacity"), names::local("brand"));
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics #outer_ty #where_clause {
-            #[doc = #with_doc]
-            #vis fn with<#out>(
-                #f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> #out,
-            ) -> #out {
-                #krate::Brand::with(|#brand_local| #f(#pool::new_in(#brand_local)))
-            }
-
-            #[doc = #with_capacity_doc]
-            #vis fn with_capacity<#out>(
-                #capacity: ::core::primitive::usize,
-                #f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> #out,
-            ) -> #out {
-                #krate::Brand::with(|#brand_local| {
-                    #f(#pool::with_capacity_in(#capacity, #brand_local))
-                })
-            }
-        }
-    }
-}
-
-/// The doc of `new_in`, the same for both layouts.
-pub(crate) fn new_in_doc(plan: &Plan<'_>) -> String {
-    let (pool, name) = (&plan.pool, plan.input.ident);
-    format!(
-        "A new, empty `{pool}` carrying `brand` (for `{name}` values that hold keys of \
-         this very pool; see `arena_core::Brand`)."
-    )
-}
-
-/// `impl ArenaNew<Name> for &mut NamePool`, the same for both layouts: it calls the
-/// pool's `insert` and `try_insert` (the plain pool's through `DerefMut`).
-pub(crate) fn arena_new_impl(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
-    let krate = &plan.krate;
-    let name = plan.input.ident;
-    let (brand, _) = lifetimes(plan);
-    let self_ty = generics.pool_ty(plan, &brand);
-    let (_, value_args, _) = plan.input.generics.split_for_impl();
-    let value_ty = quote!(#name #value_args);
-    let handle = quote!(#krate::Handle<#brand>);
-    let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
-    let make_ty = names::type_param("__ArenaMake", &plan.input.names);
-    let (make, value) = (names::local("make"), names::local("value"));
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics #krate::ArenaNew<#value_ty> for &mut #self_ty #where_clause {
-            type Output = #handle;
-            #[inline]
-            fn arena_new_with<#make_ty: ::core::ops::FnOnce() -> #value_ty>(
-                self,
-                #make: #make_ty,
-            ) -> #handle {
-                self.insert(#make())
-            }
-            #[inline]
-            fn try_arena_new(
-                self,
-                #value: #value_ty,
-            ) -> ::core::result::Result<#handle, #krate::TryAllocError<#value_ty>> {
-                self.try_insert(#value)
-            }
-        }
     }
 }

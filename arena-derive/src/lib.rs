@@ -15,6 +15,7 @@
 mod aos;
 mod ast;
 mod attr;
+mod common;
 mod errors;
 mod expand;
 mod names;

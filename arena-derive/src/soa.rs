@@ -10,8 +10,9 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
-use crate::expand::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
+use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
 use crate::names;
 use crate::valid::{Column, Plan, ROWS_FIELD};
 
@@ -41,7 +42,6 @@ pub(crate) fn expand(
     let option = quote!(::core::option::Option);
 
     let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
-    let tys: Vec<_> = columns.iter().map(|c| c.ty).collect();
     let accessors = columns.iter().map(|c| accessors(c, &handle_ty));
 
     let doc = format!(
@@ -80,10 +80,19 @@ pub(crate) fn expand(
     // Moves the fields of `value` onto the columns (the row the index just added). The
     // fields go to locals of the expansion's own, never to locals named after them; the
     // struct has no `Drop` (`no_drop`), so taking it apart runs no destructor.
+    let pushes = columns.iter().zip(&locals).map(|(c, local)| {
+        let field = c.field;
+        quote_spanned!(field.span()=> self.#field.push(#local);)
+    });
     let push = quote! {
         let #name { #( #fields: #locals ),* } = #value;
-        #( self.#fields.push(#locals); )*
+        #( #pushes )*
     };
+    // Each column declared at its field's type, so an error about it points there.
+    let column_decls = columns.iter().map(|c| {
+        let (field, ty) = (c.field, c.ty);
+        quote_spanned!(ty.span()=> #field: #vec<#ty>)
+    });
     // The value back from row `row`, every column swap-removed.
     let take_row = quote!(#name { #( #fields: self.#fields.swap_remove(#row), )* });
     // Room for one more row in every column, before the row index is touched, so that
@@ -99,7 +108,7 @@ pub(crate) fn expand(
         #[doc = #doc]
         #vis struct #pool #decl #where_clause {
             #rows: #krate::RowIndex<#brand>,
-            #( #fields: #vec<#tys>, )*
+            #( #column_decls, )*
         }
 
         #no_drop
@@ -312,6 +321,8 @@ fn accessors(c: &Column<'_>, handle_ty: &TokenStream) -> TokenStream {
          column to scan."
     );
     let slice_mut_doc = format!("Every value's `{bare}`, mutably, in row order.");
+    // Not spanned at the field: generated methods the user never calls must stay exempt
+    // from `dead_code`, which a user span would subject them to.
     quote! {
         #[doc = #get_doc]
         #[inline]

@@ -19,7 +19,7 @@ pub struct Options {
 
 /// `--help`'s text.
 pub const HELP: &str = "\
-arena-kit report: the seed workloads (shared/WORKLOADS.md), arena-kit against Box and the
+arena-kit report: the seed workloads (docs/workloads.md), arena-kit against Box and the
 best Rust crates, side by side in one process.
 
 USAGE:
@@ -28,7 +28,7 @@ USAGE:
 OPTIONS:
     --quick        smaller sizes and 3 runs: the whole report in a few seconds
     --only ID      run one workload and its variants: W1 (with W1-2t), W2, W3 (with W3-50k, W3-2t),
-                   W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7, W8 (with W8-scan);
+                   W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7, W8 (with W8-scan), W9;
                    a full id (W6-1M) runs that table alone
     --runs N       timed runs per contender, median reported (default 7, 3 with --quick)
     --out DIR      where report.svg and report.json go (default target/report)

@@ -191,8 +191,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
     };
     for (i, workload) in selected.iter().enumerate() {
         let size = if options.quick { workload.quick_size } else { workload.size };
-        // W7's size is a depth; every other size is a count.
-        let size = if workload.id == "W7" { size } else { (size / options.scale).max(1) };
+        let size = workload.size_kind.scaled(size, options.scale);
         eprintln!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
         let result = measure(workload, size, options.runs)?;
         println!("{}", table::render(&result));

@@ -37,6 +37,15 @@ fn one_byte_pushes_hold_little_more_than_the_capacity(n: usize) {
 }
 
 #[test]
+fn a_vector_and_a_string_are_four_words() {
+    // Pointer, length, capacity and a plain reference to the scope's memory: as small as
+    // bumpalo's `Vec` (which keeps its bump the same way).
+    assert_eq!(size_of::<ArenaVec<'_, u8>>(), 4 * size_of::<usize>());
+    assert_eq!(size_of::<ArenaVec<'_, String>>(), 4 * size_of::<usize>());
+    assert_eq!(size_of::<ArenaString<'_>>(), 4 * size_of::<usize>());
+}
+
+#[test]
 fn w6_growth_holds_at_most_a_tenth_more_than_the_capacity() {
     one_byte_pushes_hold_little_more_than_the_capacity(scaled(100_000));
     if !cfg!(miri) {

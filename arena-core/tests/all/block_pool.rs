@@ -130,7 +130,7 @@ fn the_pool_limit_stops_new_system_blocks_but_not_cached_ones() {
     let err = b.try_alloc(2_u8).unwrap_err();
     match err.error() {
         AllocError::LimitReached { kind, limit, held, requested } => {
-            assert_eq!(kind, LimitKind::Pool);
+            assert_eq!(kind, LimitKind::BlockPool);
             assert_eq!(
                 (limit, held, requested),
                 (pool.block_size(), pool.block_size(), pool.block_size())

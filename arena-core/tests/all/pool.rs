@@ -250,3 +250,76 @@ fn a_secondary_map_follows_keys_of_its_pool() {
         assert!(format!("{side:?}").contains("30"));
     });
 }
+
+#[test]
+fn a_key_shown_by_an_unfilled_entry_never_names_a_value() {
+    Pool::with(|mut pool| {
+        let entry = pool.vacant_entry();
+        let shown = entry.key();
+        drop(entry);
+        assert_eq!(pool.len(), 0, "an unfilled entry leaves nothing behind");
+        let k = pool.insert_keyed(1);
+        assert_eq!(k.index(), shown.index(), "the slot is reused");
+        assert_eq!(pool.get_key(shown), None, "but not under the shown key");
+        // The same for a slot taken from the free list.
+        pool.remove_key(k);
+        let entry = pool.vacant_entry();
+        let shown = entry.key();
+        drop(entry);
+        let again = pool.insert_keyed(2);
+        assert_eq!(again.index(), shown.index());
+        assert_eq!(pool.get_key(shown), None);
+        assert_eq!(pool.get_key(again), Some(&2));
+    });
+}
+
+#[test]
+fn insert_with_key_whose_closure_panics_leaves_the_pool_unchanged_and_the_key_dead() {
+    use std::cell::Cell;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    Pool::with(|mut pool| {
+        let seen = Cell::new(None);
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            pool.insert_with_key(|k| {
+                seen.set(Some(k));
+                panic!("the value cannot be built")
+            })
+        }));
+        assert!(result.is_err());
+        let leaked = seen.get().unwrap();
+        assert_eq!(pool.len(), 0);
+        let k = pool.insert_with_key(|k| k.index() * 10);
+        assert_eq!(pool.get_key(k), Some(&0));
+        assert_eq!(pool.get_key(leaked), None, "the leaked key reaches nothing");
+    });
+}
+
+#[test]
+fn keys_and_handles_order_for_heaps_and_btrees() {
+    use std::collections::{BTreeMap, BinaryHeap};
+    Pool::with(|mut pool| {
+        let keys: Vec<_> = (0..5).map(|i| pool.insert_keyed(i)).collect();
+        let mut heap: BinaryHeap<_> =
+            keys.iter().map(|&k| (std::cmp::Reverse(pool[k]), k)).collect();
+        assert_eq!(heap.pop().map(|(_, k)| k), Some(keys[0]));
+        let by_key: BTreeMap<_, _> = keys.iter().map(|&k| (k, pool[k])).collect();
+        assert_eq!(by_key.keys().copied().collect::<Vec<_>>(), keys, "keys order by slot");
+        let a = pool.insert(10);
+        let b = pool.insert(11);
+        assert!(a < b);
+        pool.remove(a);
+        pool.remove(b);
+    });
+}
+
+#[test]
+#[should_panic(expected = "is stale: its value was removed")]
+fn indexing_by_a_stale_key_panics_with_a_clear_message() {
+    Pool::with(|mut pool| {
+        let k = pool.insert_keyed(1);
+        pool[k] += 1;
+        assert_eq!(pool[k], 2);
+        pool.remove_key(k);
+        let _ = pool[k];
+    });
+}

@@ -59,7 +59,7 @@ fn copy_values_may_point_at_each_other() {
         head = Some(scope.alloc_copy(Node { value, next: head }));
     }
     let sum: u32 = std::iter::successors(head, |n| n.next).map(|n| n.value).sum();
-    assert_eq!(sum, (0..100).sum());
+    assert_eq!(sum, (0..100).sum::<u32>());
 }
 
 #[test]

@@ -90,7 +90,7 @@ fn handles_cross_threads_and_destructors_run_once() {
                         kept.push(h); // its value stays in the pool, dropped with it
                     }
                 }
-                assert_eq!(sum, (0..n as u64).step_by(2).map(|i| i + 1).sum());
+                assert_eq!(sum, (0..n as u64).step_by(2).map(|i| i + 1).sum::<u64>());
             });
         });
         assert_eq!(DROPS.load(Ordering::Relaxed), n.div_ceil(2));
@@ -337,5 +337,97 @@ fn after_a_reentrant_call_panicked_the_pool_works_on() {
         });
         assert_eq!(sum, 11);
         assert_eq!(pool.remove(other) + pool.remove(h), 3);
+    });
+}
+
+#[test]
+fn sync_keys_cross_threads_go_stale_on_removal_and_never_reach_a_new_value() {
+    struct Tagged<'a>(usize, &'a AtomicUsize);
+    impl Drop for Tagged<'_> {
+        fn drop(&mut self) {
+            self.1.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    let dropped = AtomicUsize::new(0);
+    let n = rounds(400);
+    SyncPool::with(|pool| {
+        let pool = &pool;
+        let dropped = &dropped;
+        let keys: std::vec::Vec<_> =
+            (0..n).map(|i| pool.insert_keyed(Tagged(i, dropped))).collect();
+        // Two threads remove alternate keys; each sees its own tag come back.
+        std::thread::scope(|s| {
+            for parity in 0..2 {
+                let keys = &keys;
+                s.spawn(move || {
+                    for (i, &k) in keys.iter().enumerate().filter(|(i, _)| i % 2 == parity) {
+                        let v = pool.remove_key(k).expect("live key");
+                        assert_eq!(v.0, i);
+                    }
+                });
+            }
+        });
+        assert_eq!(dropped.load(Ordering::Relaxed), n);
+        assert!(pool.is_empty());
+        // Every old key is stale, also once its slot holds a new value.
+        let fresh: std::vec::Vec<_> =
+            (0..n).map(|i| pool.insert_keyed(Tagged(n + i, dropped))).collect();
+        for &k in &keys {
+            assert!(!pool.contains_key(k));
+            assert_eq!(pool.with_key(k, |v| v.0), None);
+            assert!(pool.remove_key(k).is_none());
+            assert!(pool.take_handle(k).is_none());
+        }
+        for (i, &k) in fresh.iter().enumerate() {
+            assert_eq!(pool.with_key(k, |v| v.0), Some(n + i));
+        }
+        // A key turned back into the owning handle, then removed through it.
+        let h = pool.take_handle(fresh[0]).expect("live key");
+        assert_eq!(pool.key(&h), fresh[0]);
+        assert_eq!(pool.remove(h).0, n);
+        assert!(pool.with_key_mut(fresh[0], |v| v.0 = 0).is_none());
+        // retain sees every key once and drops what it rejects.
+        let mut seen = 0;
+        pool.retain(|k, v| {
+            seen += 1;
+            let _ = k;
+            v.0 % 2 == 0
+        });
+        assert_eq!(seen, n - 1);
+        let kept = pool.len();
+        assert_eq!(kept, (n + 1..2 * n).filter(|i| i % 2 == 0).count());
+    });
+    assert_eq!(dropped.load(Ordering::Relaxed), 2 * n);
+}
+
+#[test]
+fn drain_and_iter_mut_visit_every_value_exactly_once() {
+    SyncPool::with(|mut pool| {
+        for i in 0..64u32 {
+            let _ = pool.insert_keyed(i);
+        }
+        let keys: std::vec::Vec<_> = pool
+            .iter_mut()
+            .map(|(k, v)| {
+                *v += 1000;
+                k
+            })
+            .collect();
+        assert_eq!(keys.len(), 64);
+        for k in keys {
+            assert!(pool.with_key(k, |v| *v >= 1000).unwrap());
+        }
+        let mut all: std::vec::Vec<u32> = pool.drain().collect();
+        all.sort_unstable();
+        assert_eq!(all, (1000..1064).collect::<std::vec::Vec<_>>());
+    });
+}
+
+#[test]
+#[should_panic(expected = "called back into the same shard")]
+fn a_retain_closure_that_touches_its_own_shard_panics_instead_of_hanging() {
+    SyncPool::with(|pool| {
+        let k = pool.insert_keyed(1u8);
+        pool.retain(|_, _| pool.contains_key(k));
     });
 }

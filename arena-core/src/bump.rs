@@ -1,0 +1,537 @@
+//! [`Bump`]: the bump allocator under every scope, with no notion of types or destructors.
+//!
+//! A scope ([`Scope`](crate::Scope)) is a `Bump` plus a destructor chain and the typed
+//! API; the growable collections hold a plain `&Bump` (as bumpalo's `RawVec` holds
+//! `&Bump`), so a vector is four words and grows with direct calls.
+//!
+//! # Design
+//!
+//! The bump moves a cursor upward through the current block: an allocation is an
+//! align-up, a compare and a store. When the block is full it takes another from its
+//! [`Source`] (a block pool's cache, or the system for an [`Arena`](crate::Arena)) and
+//! keeps the old one in `chain`; at the end every block goes back. Bumping upward lets the
+//! newest allocation (the *tip*) grow and shrink in place: collections and the
+//! `Allocator` impl use that.
+//!
+//! A collection that outgrows a standard block gets a *buffer block* of its own, kept in
+//! `buffers` and never bumped into: it is resized with `realloc` (pages remapped, not
+//! copied) and given back when the collection drops, instead of leaving every outgrown
+//! buffer in the scope until it ends (what keeps bytes held close to the capacity, W6).
+//!
+//! # Its lifetime
+//!
+//! `Bump<'p>` holds its source by reference (`&'p BlockCache<'p>`), so it is tied to the
+//! pool for real; it is *covariant* in `'p`, so a `&'s Bump<'p>` is a `&'s Bump<'s>` and a
+//! collection's type names only the borrow `'s`. (The scope that owns it is invariant in
+//! `'p`: that is where the `T: 'p` rule for destructors lives, not here.)
+//!
+//! # Invariants
+//!
+//! Every `unsafe` block in this file relies on one of these, and says which.
+//!
+//! - **(S1) The bump window** `cur..end` lies in the current block's data (or both are
+//!   the dangling sentinel, with no current block), and no byte of it was handed out.
+//! - **(S2) Blocks stay until released**: every block in `head`, `chain` and `buffers` came
+//!   from `source` and goes back only in [`release_all`](Bump::release_all) (the owner's
+//!   end), [`release_retired`](Bump::release_retired) (a scope's `reset`, under
+//!   `&mut`), [`set_limit`](Bump::set_limit) (a current block nothing was allocated in)
+//!   or [`free_buffer`](Bump::free_buffer) (by the collection that owns the buffer).
+//! - **(S3) Memory handed out is never handed out again** while the bump lives: it lies
+//!   behind `cur` (or in a retired or buffer block), and only `rewind`, which needs
+//!   `&mut self`, moves `cur` back over it.
+//! - **(S5) A buffer block** holds one collection's buffer and nothing else; it is never
+//!   bumped into, and only that collection resizes or frees it, naming it by its data
+//!   pointer.
+//!
+//! (S4, the destructor chain, is the scope's.)
+
+#![expect(clippy::inline_always, reason = "the bump fast path must inline into callers")]
+
+use core::alloc::Layout;
+use core::cell::Cell;
+use core::fmt;
+use core::ptr::NonNull;
+
+use crate::block::{self, Block, BlockList};
+use crate::error::{AllocError, LimitKind};
+use crate::raw;
+use crate::source::Source;
+
+/// A bump allocator over blocks from a [`Source`]; see the module docs.
+pub(crate) struct Bump<'p> {
+    /// Next free byte of the current block.
+    cur: Cell<*mut u8>,
+    /// End of the current block's data. `cur <= end`, both in the same block (or both
+    /// the dangling sentinel before the first block) (S1).
+    end: Cell<*mut u8>,
+    /// The current block, the one `cur` and `end` point into.
+    head: Cell<Option<Block>>,
+    /// Older blocks (and dedicated blocks of oversize values), holding allocations.
+    chain: Cell<BlockList>,
+    /// Blocks of growing collections, one buffer each and nothing else (S5).
+    buffers: Cell<BlockList>,
+    source: Source<'p>,
+    limit: Cell<Option<usize>>,
+    /// Bytes of blocks held.
+    reserved: Cell<usize>,
+    /// Bytes handed out from blocks other than the current one.
+    retired: Cell<usize>,
+}
+
+/// The bump's counters, for [`ScopeStats`](crate::ScopeStats).
+pub(crate) struct BumpStats {
+    pub(crate) allocated_bytes: usize,
+    pub(crate) reserved_bytes: usize,
+    pub(crate) blocks: usize,
+}
+
+/// A buffer block's data start and the bytes it holds.
+fn buffer_of(block: &Block) -> (NonNull<u8>, usize) {
+    // SAFETY: a block's data start lies inside its allocation, so it is non-null.
+    let data = unsafe { NonNull::new_unchecked(block.data_start()) };
+    (data, block.capacity())
+}
+
+/// Runs `f` on a list of blocks held in a `Cell`: taken out and put back; list
+/// operations do not panic, so nothing is lost on the way.
+#[inline]
+fn with_list<R>(list: &Cell<BlockList>, f: impl FnOnce(&mut BlockList) -> R) -> R {
+    let mut blocks = list.take();
+    let result = f(&mut blocks);
+    list.set(blocks);
+    result
+}
+
+impl<'p> Bump<'p> {
+    /// A bump on `source`, starting with the block the source hands a new bump (a block
+    /// pool's hot block), if any.
+    #[inline]
+    pub(crate) fn new(source: Source<'p>) -> Self {
+        let sentinel = NonNull::<u8>::dangling().as_ptr();
+        let bump = Bump {
+            cur: Cell::new(sentinel),
+            end: Cell::new(sentinel),
+            head: Cell::new(None),
+            chain: Cell::new(BlockList::new()),
+            buffers: Cell::new(BlockList::new()),
+            source,
+            limit: Cell::new(None),
+            reserved: Cell::new(0),
+            retired: Cell::new(0),
+        };
+        if let Some((block, start, end)) = bump.source.first_block() {
+            bump.cur.set(start);
+            bump.end.set(end);
+            bump.reserved.set(block.size());
+            bump.head.set(Some(block));
+        }
+        bump
+    }
+
+    /// The source, for a child bump on the same one.
+    #[inline]
+    pub(crate) fn source(&self) -> &Source<'p> {
+        &self.source
+    }
+
+    /// Runs `f` on the current block, if there is one.
+    #[inline]
+    fn with_head<R>(&self, f: impl FnOnce(&Block) -> R) -> Option<R> {
+        let head = self.head.take();
+        let result = head.as_ref().map(f);
+        self.head.set(head);
+        result
+    }
+
+    /// Makes `block` the current block of a bump that has none.
+    fn install_first(&self, block: Block) {
+        self.cur.set(block.data_start());
+        self.end.set(block.data_end());
+        let previous = self.head.replace(Some(block));
+        debug_assert!(previous.is_none(), "install_first on a bump that has a block");
+    }
+
+    // ----- allocation ------------------------------------------------------------------
+
+    /// Bump within the current block, or `None`.
+    ///
+    /// `layout.size()` must be a multiple of `layout.align()` (true of every Rust type and
+    /// array; other layouts are padded first). Then the end of the new allocation is
+    /// `align_up(cur + size)`, so the loop-carried chain through `cur` is one add and one
+    /// mask, as short as bumpalo's downward bump, while bumping upward.
+    #[inline(always)]
+    fn bump(&self, layout: Layout) -> Option<NonNull<u8>> {
+        debug_assert!(layout.size().is_multiple_of(layout.align()), "bump needs a padded layout");
+        let cur = self.cur.get();
+        let mask = layout.align() - 1;
+        // `Layout` bounds `size + mask` by `isize::MAX`; the address sum can only overflow
+        // on targets where the heap reaches the top of the address space.
+        let new_end = cur.addr().checked_add(layout.size() + mask)? & !mask;
+        if new_end <= self.end.get().addr() {
+            // `new_end - size >= cur` is aligned (both terms are multiples of `align`),
+            // and `new_end <= end`: the allocation lies within the current block.
+            let start = cur.with_addr(new_end - layout.size());
+            self.cur.set(cur.with_addr(new_end));
+            // SAFETY: S1: `start` is inside the current block, so non-null (zero sizes
+            // never get here: `alloc` answers them without bumping).
+            Some(unsafe { NonNull::new_unchecked(start) })
+        } else {
+            None
+        }
+    }
+
+    /// Memory for `layout` (whose size is a multiple of its alignment): dangling if
+    /// zero-sized, else bumped, else from a new block. Never handed out again (S3).
+    #[inline(always)]
+    pub(crate) fn alloc(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        if layout.size() == 0 {
+            return Ok(raw::dangling(layout.align()));
+        }
+        match self.bump(layout) {
+            Some(p) => Ok(p),
+            None => self.alloc_slow(layout),
+        }
+    }
+
+    /// Takes a block that fits `layout` and allocates from it. The new block becomes the
+    /// current one if it has more room left than the current one; otherwise (an oversize
+    /// request with a dedicated block) it retires at once, and bumping continues where it
+    /// was.
+    #[cold]
+    #[inline(never)]
+    fn alloc_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        let block = self.take_block(layout)?;
+        let start = block.data_start();
+        let end = block.data_end();
+        let pad = start.addr().wrapping_neg() & (layout.align() - 1);
+        debug_assert!(
+            pad + layout.size() <= end.addr() - start.addr(),
+            "a fresh block must hold the request it was acquired for"
+        );
+        // SAFETY: the source sized the block so that `layout` fits after padding (checked
+        // above in debug builds), so this stays within the block.
+        let p = unsafe { start.add(pad) };
+        // SAFETY: as above, `p + size <= end`.
+        let next = unsafe { p.add(layout.size()) };
+        let new_room = end.addr() - next.addr();
+        let old_room = self.end.get().addr() - self.cur.get().addr();
+        let head = self.head.take();
+        if head.is_some() && new_room <= old_room {
+            self.head.set(head);
+            self.retired.set(self.retired.get() + pad + layout.size());
+            with_list(&self.chain, |chain| chain.push(block));
+        } else {
+            if let Some(head) = head {
+                let used = self.cur.get().addr() - head.data_start().addr();
+                self.retired.set(self.retired.get() + used);
+                with_list(&self.chain, |chain| chain.push(head));
+            }
+            self.head.set(Some(block));
+            self.cur.set(next);
+            self.end.set(end);
+        }
+        // SAFETY: `p` points into a live block, so it is non-null.
+        Ok(unsafe { NonNull::new_unchecked(p) })
+    }
+
+    /// Makes a fresh block that can hold `layout` the current one, before any allocation
+    /// (`Arena::with_capacity`).
+    pub(crate) fn prepare(&self, layout: Layout) -> Result<(), AllocError> {
+        let block = self.take_block(layout)?;
+        self.install_first(block);
+        Ok(())
+    }
+
+    /// A block from the source that can hold `layout`, if the limit allows it.
+    #[inline(always)]
+    fn take_block(&self, layout: Layout) -> Result<Block, AllocError> {
+        if let Some(limit) = self.limit.get() {
+            self.check_limit(limit, layout)?;
+        }
+        let block = self.source.acquire(layout)?;
+        self.reserved.set(self.reserved.get() + block.size());
+        Ok(block)
+    }
+
+    #[cold]
+    fn check_limit(&self, limit: usize, layout: Layout) -> Result<(), AllocError> {
+        let size = self.source.block_size_for(layout)?;
+        LimitKind::Scope.check(limit, self.reserved.get(), size)
+    }
+
+    // ----- the tip -----------------------------------------------------------------------
+
+    /// Whether `[ptr, ptr + layout padded)` is the newest allocation: it ends at the
+    /// cursor. Only then may the cursor move back over it.
+    #[inline]
+    fn is_tip(&self, ptr: NonNull<u8>, layout: Layout) -> bool {
+        let padded = layout.pad_to_align().size();
+        padded > 0 && ptr.as_ptr().addr().checked_add(padded) == Some(self.cur.get().addr())
+    }
+
+    /// Gives the bytes of the tip allocation back (anything else stays until the end).
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is a live allocation of `layout` from this bump, and is not used afterwards.
+    #[inline]
+    pub(crate) unsafe fn give_back_tip(&self, ptr: NonNull<u8>, layout: Layout) {
+        if self.is_tip(ptr, layout) {
+            // S3 holds: the bytes are given up by their only user (caller).
+            self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr()));
+        }
+    }
+
+    /// Resizes the tip allocation in place if it is the tip, stays aligned for
+    /// `new_layout`, and fits in the current block; returns whether it did.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is a live allocation of `old_layout` from this bump; on shrinking, the bytes
+    /// past the new size are not used afterwards.
+    pub(crate) unsafe fn resize_tip(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> bool {
+        if !self.is_tip(ptr, old_layout) || !ptr.as_ptr().addr().is_multiple_of(new_layout.align())
+        {
+            return false;
+        }
+        let new_padded = new_layout.pad_to_align().size();
+        let room = self.end.get().addr() - ptr.as_ptr().addr();
+        if new_padded == 0 || new_padded > room {
+            return false;
+        }
+        // S1 holds: the cursor stays inside the current block, `ptr + new_padded <= end`.
+        self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr() + new_padded));
+        true
+    }
+
+    /// Bytes from `ptr` to the end of the current block, if `[ptr, ptr + layout)` is the
+    /// tip: what a collection there could grow to in place.
+    #[inline]
+    pub(crate) fn tip_room(&self, ptr: NonNull<u8>, layout: Layout) -> Option<usize> {
+        self.is_tip(ptr, layout).then(|| self.end.get().addr() - ptr.as_ptr().addr())
+    }
+
+    // ----- buffer blocks (S5) ---------------------------------------------------------
+
+    /// Bytes a collection may take in the bump blocks; a bigger one gets a buffer block.
+    #[inline]
+    pub(crate) fn standard_capacity(&self) -> usize {
+        self.source.standard_capacity()
+    }
+
+    /// A block of its own for `layout`, kept in the buffer list; returns its data start
+    /// (aligned for `layout`) and the bytes it holds (at least `layout.size()`, the
+    /// page-filled rest included).
+    ///
+    /// Only for a layout that does not fit a standard block (a pool would otherwise
+    /// take the block for a standard one when it comes back).
+    pub(crate) fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError> {
+        debug_assert!(layout.size() > self.standard_capacity(), "buffer fits a standard block");
+        let size = block::dedicated_size(layout)?;
+        if let Some(limit) = self.limit.get() {
+            LimitKind::Scope.check(limit, self.reserved.get(), size)?;
+        }
+        let block = self.source.acquire_dedicated(layout)?;
+        let (data, bytes) = buffer_of(&block);
+        self.reserved.set(self.reserved.get() + block.size());
+        self.retired.set(self.retired.get() + bytes);
+        with_list(&self.buffers, |buffers| buffers.push(block));
+        Ok((data, bytes))
+    }
+
+    /// Whether `ptr` is the data start of one of this bump's buffer blocks.
+    #[inline]
+    pub(crate) fn is_buffer(&self, ptr: NonNull<u8>) -> bool {
+        with_list(&self.buffers, |buffers| {
+            !buffers.is_empty() && buffers.iter().any(|b| b.data_start() == ptr.as_ptr())
+        })
+    }
+
+    /// Resizes a buffer from [`alloc_buffer`](Self::alloc_buffer) to hold `new_layout`
+    /// (same alignment); it may move. Returns the new data start and the bytes it holds.
+    /// On failure the buffer is unchanged.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is the data start of a buffer of this bump whose alignment is
+    /// `new_layout`'s, and on success the caller uses only the returned pointer.
+    pub(crate) unsafe fn grow_buffer(
+        &self,
+        ptr: NonNull<u8>,
+        new_layout: Layout,
+    ) -> Result<(NonNull<u8>, usize), AllocError> {
+        let size = block::dedicated_size(new_layout)?;
+        let keep = |block| with_list(&self.buffers, |buffers| buffers.push(block));
+        let Some(block) = with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
+            unreachable!("a buffer is in its bump's buffer list")
+        };
+        let old_size = block.size();
+        let (_, old_bytes) = buffer_of(&block);
+        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old_size))
+            && let Err(error) = LimitKind::Scope.check(limit, self.reserved.get(), more)
+        {
+            keep(block);
+            return Err(error);
+        }
+        // SAFETY: S5: the block came from this source's `acquire_dedicated`
+        // (`alloc_buffer`), and on success the caller uses only the returned pointer.
+        let block = match unsafe { self.source.resize_dedicated(block, size) } {
+            Ok(block) => block,
+            Err((block, error)) => {
+                keep(block);
+                return Err(error);
+            }
+        };
+        self.reserved.set(self.reserved.get() - old_size + block.size());
+        let (data, bytes) = buffer_of(&block);
+        self.retired.set(self.retired.get() - old_bytes + bytes);
+        keep(block);
+        Ok((data, bytes))
+    }
+
+    /// Unlinks a buffer's block and gives it back to the source now.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is the data start of a buffer of this bump, and nothing uses the buffer
+    /// afterwards.
+    pub(crate) unsafe fn free_buffer(&self, ptr: NonNull<u8>) {
+        let Some(block) = with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
+            unreachable!("a buffer is in its bump's buffer list")
+        };
+        self.reserved.set(self.reserved.get() - block.size());
+        self.retired.set(self.retired.get() - buffer_of(&block).1);
+        // SAFETY: S2, S5: the block came from this source (`alloc_buffer`), is unlinked
+        // just above, and the caller no longer uses its data.
+        unsafe { self.source.release(block) };
+    }
+
+    // ----- limits, counters, the end ----------------------------------------------------
+
+    pub(crate) fn limit(&self) -> Option<usize> {
+        self.limit.get()
+    }
+
+    /// Sets the limit on bytes of blocks held. A current block nothing was allocated in,
+    /// with no older block, goes back at once if the limit is below what is held, so a
+    /// limit set right after creation holds from the first byte.
+    pub(crate) fn set_limit(&self, limit: Option<usize>) {
+        self.limit.set(limit);
+        let Some(limit) = limit else { return };
+        let unused = self.with_head(|head| self.cur.get() == head.data_start()) == Some(true);
+        if unused
+            && self.reserved.get() > limit
+            && with_list(&self.chain, |chain| chain.is_empty())
+            && let Some(head) = self.head.take()
+        {
+            let sentinel = NonNull::<u8>::dangling().as_ptr();
+            self.cur.set(sentinel);
+            self.end.set(sentinel);
+            self.reserved.set(self.reserved.get() - head.size());
+            // SAFETY: S2: nothing was allocated from the block (the cursor is at its start
+            // and no older block exists, so nothing at all lives in the bump blocks), and
+            // it was just unlinked.
+            unsafe { self.source.release(head) };
+        }
+    }
+
+    pub(crate) fn stats(&self) -> BumpStats {
+        let current =
+            self.with_head(|head| self.cur.get().addr() - head.data_start().addr()).unwrap_or(0);
+        let blocks = usize::from(self.with_head(|_| ()).is_some())
+            + with_list(&self.chain, |chain| chain.len())
+            + with_list(&self.buffers, |buffers| buffers.len());
+        BumpStats {
+            allocated_bytes: self.retired.get() + current,
+            reserved_bytes: self.reserved.get(),
+            blocks,
+        }
+    }
+
+    /// Empties the bump for reuse: every block but the current one goes back, and the
+    /// cursor returns to the current block's start.
+    ///
+    /// # Safety
+    ///
+    /// Nothing uses memory handed out by this bump any more (S3 is re-established from
+    /// scratch).
+    #[inline]
+    pub(crate) unsafe fn rewind(&mut self) {
+        if !self.chain.get_mut().is_empty() || !self.buffers.get_mut().is_empty() {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.release_retired() };
+        }
+        let Some(head) = self.head.get_mut() else { return };
+        self.cur.set(head.data_start());
+        self.retired.set(0);
+    }
+
+    /// Gives back every block but the current one.
+    ///
+    /// # Safety
+    ///
+    /// As [`rewind`](Self::rewind).
+    #[cold]
+    #[inline(never)]
+    unsafe fn release_retired(&mut self) {
+        let mut older = self.chain.take();
+        older.prepend(self.buffers.take());
+        // SAFETY: S2: forwarded from the caller.
+        unsafe { self.release_list(&mut older) };
+        let head_size = self.head.get_mut().as_ref().map_or(0, Block::size);
+        self.reserved.set(head_size);
+    }
+
+    /// Gives back every block of `list`.
+    ///
+    /// # Safety
+    ///
+    /// The blocks came from this bump's source and nothing uses their data again.
+    unsafe fn release_list(&self, list: &mut BlockList) {
+        while let Some(block) = list.pop() {
+            // SAFETY: forwarded from the caller, one block at a time.
+            unsafe { self.source.release(block) };
+        }
+    }
+}
+
+impl Drop for Bump<'_> {
+    /// Gives every block back: the current one first (a pool's next bump starts on it).
+    #[inline]
+    fn drop(&mut self) {
+        let head = self.head.get_mut().take();
+        if self.chain.get_mut().is_empty() && self.buffers.get_mut().is_empty() {
+            // The W1 case, inlined: at most the current block.
+            if let Some(head) = head {
+                // SAFETY: S2: the bump is ending, and its owner guarantees nothing uses
+                // its memory any more (a scope's values borrow it, its destructors ran).
+                unsafe { self.source.release(head) };
+            }
+        } else {
+            let mut blocks = self.chain.take();
+            blocks.prepend(self.buffers.take());
+            if let Some(head) = head {
+                blocks.push(head);
+            }
+            // SAFETY: S2: as above, for every block.
+            unsafe { self.release_list(&mut blocks) };
+        }
+    }
+}
+
+impl fmt::Debug for Bump<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stats = self.stats();
+        f.debug_struct("Bump")
+            .field("source", &self.source.kind())
+            .field("allocated_bytes", &stats.allocated_bytes)
+            .field("reserved_bytes", &stats.reserved_bytes)
+            .field("blocks", &stats.blocks)
+            .finish_non_exhaustive()
+    }
+}

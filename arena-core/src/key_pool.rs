@@ -1,0 +1,807 @@
+//! [`KeyPool`]: the typed free-list pool you can store (a struct field, a `static`, an
+//! async task's state), named by checked keys: slotmap's `SlotMap`, on the same storage as
+//! the branded [`Pool`](crate::Pool) (`slots.rs`).
+//!
+//! Keys cannot be checked by type here (there is no brand), so every use is checked at run
+//! time against the slot's version, and keys of *other* pools are kept out by a salt: each
+//! pool starts its generations at its own random offset (see [`KeyPool`]'s docs for the
+//! exact guarantee).
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::marker::PhantomData;
+use core::num::NonZeroU32;
+use core::ops::{Index, IndexMut};
+
+use crate::error::{TryAllocError, fail};
+use crate::pool::PoolStats;
+use crate::slots::{Slots, Vacant};
+
+/// A copyable, checked key to a value of a [`KeyPool<T>`]: 8 bytes, and
+/// `Option<PoolKey<T>>` too.
+///
+/// Typed by the pool's value type, so a key of a `KeyPool<Node>` does not type-check on a
+/// `KeyPool<Edge>` (no `new_key_type!` needed). A stale key (its value was removed) gets
+/// `None`; so, with overwhelming probability, does a key of another `KeyPool<T>` (see
+/// [`KeyPool`]). Keys order by slot index, then version.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{KeyPool, PoolKey};
+///
+/// let mut names = KeyPool::new();
+/// let ada: PoolKey<&str> = names.insert("Ada");
+/// assert_eq!(names[ada], "Ada");
+/// assert_eq!(size_of::<Option<PoolKey<&str>>>(), 8);
+/// assert_eq!(PoolKey::<&str>::from_raw(ada.to_raw()), ada);
+/// ```
+pub struct PoolKey<T> {
+    index: u32,
+    /// The slot's version when the key was made: salted generation, `OCCUPIED` bit set.
+    version: NonZeroU32,
+    /// Typed by the pool's values; `fn() -> T` keeps the key `Send`, `Sync` and `Copy`
+    /// whatever `T` is.
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T> PoolKey<T> {
+    fn new(index: u32, version: NonZeroU32) -> Self {
+        PoolKey { index, version, _type: PhantomData }
+    }
+
+    /// A key from its parts (safe: keys are checked on every use).
+    pub(crate) fn from_parts(index: u32, version: NonZeroU32) -> Self {
+        Self::new(index, version)
+    }
+
+    /// The slot index, as stored.
+    pub(crate) fn slot(self) -> u32 {
+        self.index
+    }
+
+    /// The version, as stored.
+    pub(crate) fn version(self) -> NonZeroU32 {
+        self.version
+    }
+
+    /// The slot index.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// assert_eq!(pool.insert('a').index(), 0);
+    /// ```
+    #[must_use]
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    /// The key as one `u64` (version in the high half, index in the low), for FFI,
+    /// databases and wire formats; [`from_raw`](Self::from_raw) turns it back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(1);
+    /// let raw: u64 = k.to_raw();
+    /// assert_eq!(pool.get(arena_core::PoolKey::from_raw(raw)), Some(&1));
+    /// ```
+    #[must_use]
+    pub fn to_raw(self) -> u64 {
+        (u64::from(self.version.get()) << 32) | u64::from(self.index)
+    }
+
+    /// A key from [`to_raw`](Self::to_raw)'s `u64`. Safe for any value: every use of a
+    /// key is checked, so a `u64` that names no value reaches none.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::<u8>::new();
+    /// let nonsense = arena_core::PoolKey::from_raw(0xdead_beef);
+    /// assert_eq!(pool.get(nonsense), None);
+    /// ```
+    #[must_use]
+    pub fn from_raw(raw: u64) -> Self {
+        #[expect(clippy::cast_possible_truncation, reason = "the halves of the u64")]
+        let (index, version) = (raw as u32, (raw >> 32) as u32);
+        // A zero version names no value; `2` (the owned bit alone) never matches one.
+        PoolKey::new(index, NonZeroU32::new(version).unwrap_or(NonZeroU32::MIN.saturating_add(1)))
+    }
+}
+
+impl<T> Clone for PoolKey<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for PoolKey<T> {}
+impl<T> PartialEq for PoolKey<T> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.index, self.version) == (other.index, other.version)
+    }
+}
+impl<T> Eq for PoolKey<T> {}
+impl<T> PartialOrd for PoolKey<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for PoolKey<T> {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        (self.index, self.version).cmp(&(other.index, other.version))
+    }
+}
+impl<T> Hash for PoolKey<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.to_raw().hash(state);
+    }
+}
+impl<T> fmt::Debug for PoolKey<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PoolKey({}v{:x})", self.index, self.version.get() >> 2)
+    }
+}
+
+/// Typed free-list storage you can keep anywhere, named by checked [`PoolKey`]s:
+/// slotmap's `SlotMap<K, T>`, on the storage of [`Pool`](crate::Pool).
+///
+/// Use it where a pool must outlive a closure: a struct field, a `static` (behind a lock),
+/// a server's state, an async task. Inside one function or closure, [`Pool`](crate::Pool)
+/// names values by branded handles that need no run-time check at all.
+///
+/// # Keys and what they guarantee
+///
+/// - A key reaches the value it was made for while it is in the pool, and `None` after it
+///   is removed: the slot's generation rose at the removal (a slot retires after 2^30 - 1
+///   values rather than reuse a version).
+/// - A key of another `KeyPool<T>` (or a `u64` made up) reaches a value here only if its
+///   slot holds one whose version equals the key's. Each pool starts its generations at
+///   a salt of 30 random bits (drawn from std's per-process random hasher keys; without
+///   the `std` feature, from a per-process address and a counter), so for a key of
+///   another pool that happens with probability 2^-30 per lookup: never in practice, but
+///   not by proof (the branded [`Pool`](crate::Pool) proves it).
+/// - Keys survive a serde round trip of their pool (feature `serde`): the salt and every
+///   slot's generation travel with it.
+///
+/// # Cost
+///
+/// As [`Pool`](crate::Pool): a slot is the value (or a `u32`) and a `u32` of meta, side by
+/// side; insert and remove are a free-list pop and push; a lookup is a bounds check and
+/// one compare, in one cache line.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{KeyPool, PoolKey};
+///
+/// struct Graph {
+///     nodes: KeyPool<&'static str>,
+///     edges: Vec<(PoolKey<&'static str>, PoolKey<&'static str>)>,
+/// }
+///
+/// let mut g = Graph { nodes: KeyPool::new(), edges: Vec::new() };
+/// let a = g.nodes.insert("a");
+/// let b = g.nodes.insert("b");
+/// g.edges.push((a, b));
+/// g.nodes.remove(b);
+/// let live: Vec<_> = g.edges.iter().filter(|(_, to)| g.nodes.contains_key(*to)).collect();
+/// assert!(live.is_empty()); // the edge's target is gone, and the key says so
+/// ```
+pub struct KeyPool<T> {
+    slots: Slots<T>,
+}
+
+/// A random 30-bit salt for a new pool (see [`KeyPool`]).
+fn random_salt() -> u32 {
+    #[cfg(feature = "std")]
+    {
+        use core::hash::BuildHasher;
+        // `RandomState::new` draws per-process random keys and changes them per call.
+        let mut hasher = std::hash::RandomState::new().build_hasher();
+        hasher.write_u32(0x5a17);
+        #[expect(clippy::cast_possible_truncation, reason = "any 32 bits of the hash")]
+        let salt = hasher.finish() as u32;
+        salt
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        use core::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        // The counter's address varies between processes (address space layout
+        // randomisation); splitmix64 spreads both.
+        let mut z = n ^ (core::ptr::from_ref(&COUNTER).addr() as u64).rotate_left(17);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        #[expect(clippy::cast_possible_truncation, reason = "any 32 bits of the mix")]
+        let salt = (z ^ (z >> 31)) as u32;
+        salt
+    }
+}
+
+impl<T> KeyPool<T> {
+    /// An empty pool with a salt of its own; allocates nothing yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::KeyPool::<String>::new();
+    /// assert!(pool.is_empty());
+    /// ```
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// An empty pool with room for `capacity` values.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::KeyPool::<u64>::with_capacity(100);
+    /// assert!(pool.capacity() >= 100);
+    /// ```
+    #[must_use]
+    pub fn with_capacity(capacity: usize) -> Self {
+        KeyPool { slots: Slots::with_capacity(capacity, random_salt()) }
+    }
+
+    /// Inserts `value` and returns its key.
+    ///
+    /// # Panics
+    ///
+    /// Past `u32::MAX - 1` slots, or out of memory.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(5);
+    /// assert_eq!(pool[k], 5);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn insert(&mut self, value: T) -> PoolKey<T> {
+        match self.slots.vacant() {
+            Ok(entry) => {
+                let (index, version) = entry.fill(value, false);
+                PoolKey::new(index, version)
+            }
+            Err(e) => fail(e),
+        }
+    }
+
+    /// Like [`insert`](Self::insert), handing `value` back when the index space or memory
+    /// is exhausted.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::CapacityExceeded`](crate::AllocError::CapacityExceeded) or
+    /// [`AllocError::OutOfMemory`](crate::AllocError::OutOfMemory), with `value`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.try_insert('x').unwrap();
+    /// assert_eq!(pool.remove(k), Some('x'));
+    /// ```
+    pub fn try_insert(&mut self, value: T) -> Result<PoolKey<T>, TryAllocError<T>> {
+        match self.slots.vacant() {
+            Ok(entry) => {
+                let (index, version) = entry.fill(value, false);
+                Ok(PoolKey::new(index, version))
+            }
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
+    }
+
+    /// Claims the slot the next value will take, so its key is known first (see
+    /// [`Pool::vacant_entry`](crate::Pool::vacant_entry)); an entry dropped unfilled burns
+    /// its key.
+    ///
+    /// # Panics
+    ///
+    /// As [`insert`](Self::insert).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let entry = pool.vacant_entry();
+    /// let k = entry.key();
+    /// entry.insert(k.index());
+    /// assert_eq!(pool[k], 0);
+    /// ```
+    #[track_caller]
+    pub fn vacant_entry(&mut self) -> KeyVacantEntry<'_, T> {
+        match self.slots.vacant() {
+            Ok(entry) => KeyVacantEntry { entry: Some(entry) },
+            Err(e) => fail(e),
+        }
+    }
+
+    /// Inserts the value `make` builds from its own key (slotmap's `insert_with_key`). If
+    /// `make` panics the pool is unchanged and the key it was given never names a value.
+    ///
+    /// # Panics
+    ///
+    /// As [`insert`](Self::insert), and if `make` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert_with_key(|me| format!("I live in slot {}", me.index()));
+    /// assert_eq!(pool[k], "I live in slot 0");
+    /// ```
+    #[track_caller]
+    pub fn insert_with_key(&mut self, make: impl FnOnce(PoolKey<T>) -> T) -> PoolKey<T> {
+        let entry = self.vacant_entry();
+        let key = entry.key();
+        // A panic in `make` drops the entry, which burns `key`.
+        let value = make(key);
+        entry.insert(value)
+    }
+
+    /// The value of `key`, if it is still in the pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert("v");
+    /// assert_eq!(pool.get(k), Some(&"v"));
+    /// pool.remove(k);
+    /// assert_eq!(pool.get(k), None);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn get(&self, key: PoolKey<T>) -> Option<&T> {
+        self.slots.get_unowned(key.index, key.version)
+    }
+
+    /// The value of `key`, mutably, if it is still in the pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(1);
+    /// *pool.get_mut(k).unwrap() += 1;
+    /// assert_eq!(pool[k], 2);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn get_mut(&mut self, key: PoolKey<T>) -> Option<&mut T> {
+        self.slots.get_unowned_mut(key.index, key.version)
+    }
+
+    /// The values of several distinct live keys, mutably at once; `None` if a key is
+    /// stale or two keys are equal.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let (a, b) = (pool.insert(1), pool.insert(2));
+    /// let [x, y] = pool.get_disjoint_mut([a, b]).unwrap();
+    /// std::mem::swap(x, y);
+    /// assert_eq!((pool[a], pool[b]), (2, 1));
+    /// assert!(pool.get_disjoint_mut([a, a]).is_none());
+    /// ```
+    #[must_use]
+    pub fn get_disjoint_mut<const N: usize>(
+        &mut self,
+        keys: [PoolKey<T>; N],
+    ) -> Option<[&mut T; N]> {
+        for (i, key) in keys.iter().enumerate() {
+            if !self.contains_key(*key) || keys[..i].iter().any(|k| k.index == key.index) {
+                return None;
+            }
+        }
+        let indices = keys.map(|k| k.index);
+        // SAFETY: every key is live (so its slot is in bounds and occupied) and no two
+        // share a slot (checked above).
+        Some(unsafe { self.slots.get_disjoint_unchecked_mut(indices) })
+    }
+
+    /// Removes `key`'s value and returns it; `None` if the key is stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(3);
+    /// assert_eq!(pool.remove(k), Some(3));
+    /// assert_eq!(pool.remove(k), None);
+    /// ```
+    #[inline]
+    pub fn remove(&mut self, key: PoolKey<T>) -> Option<T> {
+        self.slots.remove(key.index, key.version)
+    }
+
+    /// Whether `key`'s value is in the pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// assert!(pool.contains_key(k));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn contains_key(&self, key: PoolKey<T>) -> bool {
+        self.slots.contains_unowned(key.index, key.version)
+    }
+
+    /// Number of values.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// pool.insert(1);
+    /// assert_eq!(pool.len(), 1);
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether the pool holds no value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert!(arena_core::KeyPool::<u8>::new().is_empty());
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.slots.len() == 0
+    }
+
+    /// Values the pool holds without growing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// assert_eq!(arena_core::KeyPool::<u8>::new().capacity(), 0);
+    /// ```
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.slots.capacity()
+    }
+
+    /// Makes room for `additional` more values.
+    ///
+    /// # Panics
+    ///
+    /// As `Vec::reserve`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::<u8>::new();
+    /// pool.reserve(10);
+    /// assert!(pool.capacity() >= 10);
+    /// ```
+    pub fn reserve(&mut self, additional: usize) {
+        self.slots.reserve(additional);
+    }
+
+    /// Gives back the trailing vacant slots and the spare buffer; keys of removed values
+    /// stay stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let keys: Vec<_> = (0..10).map(|i| pool.insert(i)).collect();
+    /// for &k in &keys[2..] {
+    ///     pool.remove(k);
+    /// }
+    /// pool.shrink_to_fit();
+    /// assert_eq!(pool.stats().free, 0);
+    /// assert_eq!(pool.get(keys[5]), None);
+    /// ```
+    pub fn shrink_to_fit(&mut self) {
+        self.slots.shrink_to_fit();
+    }
+
+    /// The free-slot policy: past twice `max_free` vacant slots after a removal, the
+    /// trailing ones go back (see [`Pool::set_max_free`](crate::Pool::set_max_free)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// pool.set_max_free(Some(4));
+    /// let keys: Vec<_> = (0..100).map(|i| pool.insert(i)).collect();
+    /// for &k in keys.iter().rev() {
+    ///     pool.remove(k);
+    /// }
+    /// assert!(pool.stats().free <= 8);
+    /// ```
+    pub fn set_max_free(&mut self, max_free: Option<usize>) {
+        self.slots.set_max_free(max_free);
+    }
+
+    /// The pool's counters.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(1);
+    /// pool.remove(k);
+    /// assert_eq!((pool.stats().live, pool.stats().peak), (0, 1));
+    /// ```
+    #[must_use]
+    pub fn stats(&self) -> PoolStats {
+        let c = self.slots.stats();
+        PoolStats { live: c.live, free: c.free, capacity: c.capacity, peak: c.peak }
+    }
+
+    /// Keeps the values for which `keep` returns `true`, removes the others.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// for i in 0..10 {
+    ///     pool.insert(i);
+    /// }
+    /// pool.retain(|_, v| *v % 3 == 0);
+    /// assert_eq!(pool.len(), 4);
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(PoolKey<T>, &mut T) -> bool) {
+        self.slots.retain(|index, version, value| keep(PoolKey::new(index, version), value));
+    }
+
+    /// Removes every value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(1);
+    /// pool.clear();
+    /// assert!(pool.is_empty() && pool.get(k).is_none());
+    /// ```
+    pub fn clear(&mut self) {
+        self.retain(|_, _| false);
+    }
+
+    /// Removes every value and yields it with its (now stale) key, in slot order. The pool
+    /// stays usable; values the iterator does not reach are dropped with it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// pool.insert('a');
+    /// pool.insert('b');
+    /// let all: String = pool.drain().map(|(_, c)| c).collect();
+    /// assert_eq!((all.as_str(), pool.len()), ("ab", 0));
+    /// ```
+    pub fn drain(&mut self) -> alloc::vec::IntoIter<(PoolKey<T>, T)> {
+        let keys: Vec<_> = self.keys().collect();
+        // SAFETY: a `KeyPool` has no owned slots (nothing marks them): every value may go.
+        let values = unsafe { self.slots.take_all() };
+        let pairs: Vec<_> = keys.into_iter().zip(values).collect();
+        pairs.into_iter()
+    }
+
+    /// Every value with its key, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(7);
+    /// assert_eq!(pool.iter().next(), Some((k, &7)));
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = (PoolKey<T>, &T)> + '_ {
+        self.slots.iter().map(|(index, version, value)| (PoolKey::new(index, version), value))
+    }
+
+    /// Every value with its key, mutably, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(7);
+    /// for (_, v) in pool.iter_mut() {
+    ///     *v += 1;
+    /// }
+    /// assert_eq!(pool[k], 8);
+    /// ```
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (PoolKey<T>, &mut T)> + '_ {
+        self.slots.iter_mut().map(|(index, version, value)| (PoolKey::new(index, version), value))
+    }
+
+    /// Every key, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(());
+    /// assert_eq!(pool.keys().collect::<Vec<_>>(), [k]);
+    /// ```
+    pub fn keys(&self) -> impl Iterator<Item = PoolKey<T>> + '_ {
+        self.iter().map(|(key, _)| key)
+    }
+
+    /// Every value, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// pool.insert(4);
+    /// assert_eq!(pool.values().sum::<i32>(), 4);
+    /// ```
+    pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
+        self.iter().map(|(_, value)| value)
+    }
+
+    /// Every value, mutably, in slot order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.insert(4);
+    /// pool.values_mut().for_each(|v| *v *= 2);
+    /// assert_eq!(pool[k], 8);
+    /// ```
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        self.iter_mut().map(|(_, value)| value)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T> KeyPool<T> {
+    /// What a serialised pool is made of (see `serde_impls.rs`).
+    pub(crate) fn parts(&self) -> (u32, u32, impl Iterator<Item = (u32, Option<&T>)> + Clone + '_) {
+        self.slots.parts()
+    }
+
+    /// A pool from [`parts`](Self::parts), checked.
+    pub(crate) fn from_parts(
+        salt: u32,
+        floor: u32,
+        slots: Vec<(u32, Option<T>)>,
+    ) -> Result<Self, &'static str> {
+        Ok(KeyPool { slots: Slots::from_parts(salt, floor, slots)? })
+    }
+}
+
+impl<T> Default for KeyPool<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Indexing by key.
+///
+/// # Panics
+///
+/// If the key is stale (or of another pool): use [`KeyPool::get`] where that can happen.
+impl<T> Index<PoolKey<T>> for KeyPool<T> {
+    type Output = T;
+
+    #[track_caller]
+    fn index(&self, key: PoolKey<T>) -> &T {
+        match self.get(key) {
+            Some(value) => value,
+            None => stale(key),
+        }
+    }
+}
+
+/// Indexing by key, mutably.
+///
+/// # Panics
+///
+/// As [`Index`].
+impl<T> IndexMut<PoolKey<T>> for KeyPool<T> {
+    #[track_caller]
+    fn index_mut(&mut self, key: PoolKey<T>) -> &mut T {
+        match self.slots.get_unowned_mut(key.index, key.version) {
+            Some(value) => value,
+            None => stale(key),
+        }
+    }
+}
+
+#[cold]
+#[track_caller]
+fn stale<T>(key: PoolKey<T>) -> ! {
+    panic!(
+        "arena-kit: {key:?} is stale: its value was removed from the pool (or it is another pool's key)"
+    )
+}
+
+/// Every value with its key, the pool consumed.
+impl<T> IntoIterator for KeyPool<T> {
+    type Item = (PoolKey<T>, T);
+    type IntoIter = alloc::vec::IntoIter<(PoolKey<T>, T)>;
+
+    fn into_iter(mut self) -> Self::IntoIter {
+        self.drain()
+    }
+}
+
+impl<T> fmt::Debug for KeyPool<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KeyPool")
+            .field("type", &core::any::type_name::<T>())
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A claimed slot of a [`KeyPool`], from [`KeyPool::vacant_entry`]: its key is known, the
+/// value not yet stored. Dropped unfilled, it leaves the pool as it was and burns the key.
+pub struct KeyVacantEntry<'a, T> {
+    /// `Some` until filled.
+    entry: Option<Vacant<'a, T>>,
+}
+
+impl<T> KeyVacantEntry<'_, T> {
+    /// The key the value will have.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let entry = pool.vacant_entry();
+    /// let k = entry.key();
+    /// assert_eq!(entry.insert('v'), k);
+    /// ```
+    #[must_use]
+    pub fn key(&self) -> PoolKey<T> {
+        let entry = self.entry.as_ref().unwrap_or_else(|| unreachable!("filled entries are gone"));
+        PoolKey::new(entry.index(), entry.version())
+    }
+
+    /// Stores `value` in the slot and returns its key.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let k = pool.vacant_entry().insert(1);
+    /// assert_eq!(pool[k], 1);
+    /// ```
+    pub fn insert(mut self, value: T) -> PoolKey<T> {
+        let entry = self.entry.take().unwrap_or_else(|| unreachable!("filled entries are gone"));
+        let (index, version) = entry.fill(value, false);
+        PoolKey::new(index, version)
+    }
+}
+
+impl<T> Drop for KeyVacantEntry<'_, T> {
+    fn drop(&mut self) {
+        if let Some(entry) = self.entry.take() {
+            entry.burn();
+        }
+    }
+}
+
+impl<T> fmt::Debug for KeyVacantEntry<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let slot = self.entry.as_ref().map(Vacant::index);
+        f.debug_struct("KeyVacantEntry").field("slot", &slot).finish()
+    }
+}
