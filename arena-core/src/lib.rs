@@ -129,6 +129,8 @@ mod serde_impls;
 mod shared_block_pool;
 mod size_class;
 mod slots;
+mod soa_pool;
+mod soa_row;
 mod source;
 mod string;
 #[cfg(feature = "std")]
@@ -156,6 +158,8 @@ pub use shared_block_pool::{
     LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedBlockPoolStats,
 };
 pub use size_class::{MAX_CLASS_SIZE, SizeClassPool, SizeClassStats};
+pub use soa_pool::{SoaIter, SoaIterMut, SoaPool};
+pub use soa_row::{SoaColumns, SoaColumnsMut, SoaMut, SoaRef, SoaRow, SoaViews};
 pub use string::ArenaString;
 #[cfg(feature = "std")]
 pub use sync_pool::{SyncHandle, SyncKey, SyncPool};
@@ -176,14 +180,17 @@ pub use vec::ArenaVec;
 ///   - Plain layout (the default): a newtype over [`Pool<'id, Particle>`](Pool) that derefs
 ///     to it: `insert`, `get`, `remove`, keys, `retain`, stats are the pool's. Add your
 ///     own inherent methods to it as to any type of yours.
-///   - `#[arena(soa)]`: one `Vec` per field, kept dense by a [`RowIndex`]. Per field `f`:
-///     `f(&h)`, `f_mut(&h)` (with the field's visibility), `f_column()` and
-///     `f_column_mut()` (slices in row order, for scans). `insert`, `try_insert`,
-///     `insert_keyed`, `remove` (gathers the fields back), `remove_key`, `key`,
-///     `into_key`, `take_handle`, `contains_key`, `len`, `reserve`, `rows()` for row
-///     lookups. Removing swap-removes the row: rows move, handles and keys do not.
-///     Needs named fields; the struct must not implement `Drop` (its fields are stored
-///     apart).
+///   - `#[arena(soa)]`: struct-of-arrays, one column per field, rows kept dense. A
+///     newtype that derefs to [`SoaPool<'id, Particle>`](SoaPool): `insert`, `remove`
+///     (gathers the fields back), keys, `get(&h)` / `get_mut(&h)` as row views,
+///     `columns()` / `columns_mut()` borrowing every column at once as slices, `iter`,
+///     `iter_mut`, one-pass `retain`. Per field `f` (with the field's visibility):
+///     `f(&h)`, `f_mut(&h)`, `f_by_key(k)`, `f_by_key_mut(k)`, `f_column()`,
+///     `f_column_mut()`. The views: `ParticleRef<'a>` / `ParticleMut<'a>` (a reference
+///     per field), `ParticleColumns<'a>` / `ParticleColumnsMut<'a>` (a slice per field),
+///     and `impl SoaRow for Particle`. Removing swap-removes the row: rows move, handles
+///     and keys do not. Needs named fields; the struct must not implement `Drop` (its
+///     fields are stored apart). [`example_generated`] shows a whole expansion.
 /// - `ParticleHandle<'id>` and `ParticleKey<'id>`: aliases of [`Handle`] and [`Key`].
 /// - `impl ArenaNew<Particle> for &mut ParticlePool<'_>`: [`arena_new!`] and
 ///   [`try_arena_new!`] return handles on the pool.
@@ -195,7 +202,8 @@ pub use vec::ArenaVec;
 ///
 /// # Attributes
 ///
-/// `#[arena(soa)]`; `#[arena(brand = 'id)]` names the struct's lifetime parameter that is
+/// `#[arena(soa)]`; `#[arena(soa, row_derive(Debug, PartialEq))]` derives traits for the
+/// four views (the shared views are always `Clone` and `Copy`); `#[arena(brand = 'id)]` names the struct's lifetime parameter that is
 /// the pool's own brand, so fields can hold `ParticleKey<'id>`s of the same pool (linked
 /// structures); `#[arena(pool = Name)]` renames the pool; `#[arena(crate = path)]` for
 /// crates that re-export arena-core. Enums, unions, unknown or repeated keys and values
@@ -215,7 +223,13 @@ pub use vec::ArenaVec;
 ///     let heavy = arena_new!(pool, Particle { mass: 5.0, ..Default::default() });
 ///     pool.vel_mut(&heavy)[0] = 2.0;
 ///     assert_eq!(pool.vel(&heavy)[0], 2.0);
-///     let total: f32 = pool.mass_column().iter().sum(); // a scan over one column
+///     // Every column borrowed at once: positions move by their velocities.
+///     let ParticleColumnsMut { pos, vel, .. } = pool.columns_mut();
+///     for (p, v) in pos.iter_mut().zip(vel.iter()) {
+///         p[0] += v[0];
+///     }
+///     assert_eq!(pool.get(&heavy).pos[0], 2.0);
+///     let total: f32 = pool.columns().mass.iter().sum(); // a scan over one column
 ///     pool.remove(light);
 ///     # drop(heavy);
 ///     total
@@ -249,8 +263,14 @@ pub use arena_derive::ArenaAlloc;
 /// the trait always matches, whatever version your own dependencies pull in.
 pub use allocator_api2;
 
+/// What `#[derive(ArenaAlloc)]` generates, shown on an example (rustdoc only, as
+/// bitflags does): every type and method below was written by the derive.
+#[cfg(all(doc, feature = "derive"))]
+pub mod example_generated;
+
 /// What `#[derive(ArenaAlloc)]` expansions name; not public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use alloc::collections::TryReserveError;
     pub use alloc::vec::Vec;
 }

@@ -387,6 +387,11 @@ impl<'id, T> Pool<'id, T> {
         Key::new(index, version.unwrap_or(core::num::NonZeroU32::MIN), self.brand)
     }
 
+    /// Whether slot `index` holds a value a handle owns.
+    pub(crate) fn is_owned_at(&self, index: u32) -> bool {
+        self.slots.is_owned(index)
+    }
+
     /// The value in slot `index`, which must be occupied (checked: panics otherwise).
     /// For [`RowIndex`](crate::RowIndex), which names its slots by index.
     #[track_caller]

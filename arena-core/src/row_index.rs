@@ -363,6 +363,22 @@ impl<'id> RowIndex<'id> {
         self.rows.get(row).map(|&slot| self.slots.key_at(slot))
     }
 
+    /// The key of the value at `row`.
+    ///
+    /// # Panics
+    ///
+    /// If `row` is not below [`len`](Self::len).
+    #[track_caller]
+    pub(crate) fn key_of_row(&self, row: usize) -> Key<'id> {
+        self.slots.key_at(self.rows[row])
+    }
+
+    /// The key of the value at `row` if no handle owns it: the rows `retain` may remove.
+    pub(crate) fn unowned_key_at_row(&self, row: usize) -> Option<Key<'id>> {
+        let slot = *self.rows.get(row)?;
+        (!self.slots.is_owned_at(slot)).then(|| self.slots.key_at(slot))
+    }
+
     /// Number of rows (values).
     ///
     /// # Examples

@@ -7,7 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
+use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns};
 use crate::names;
 use crate::valid::Plan;
 
@@ -31,9 +31,9 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
          `remove`, keys and stats are the pool's). Made by [`{pool}::with`]."
     );
     let new_in_doc = new_in_doc(plan);
-    let (capacity, brand_local, formatter) =
-        (names::local("capacity"), names::local("brand"), names::local("formatter"));
+    let (capacity, brand_local) = (names::local("capacity"), names::local("brand"));
     let arena_new = arena_new_impl(plan, generics);
+    let newtype = newtype_impls(plan, generics, &inner_ty);
     quote! {
         #[doc = #doc]
         #vis struct #pool #decl #where_clause {
@@ -66,29 +66,7 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
-        impl #impl_generics ::core::ops::Deref for #self_ty #where_clause {
-            type Target = #inner_ty;
-            #[inline]
-            fn deref(&self) -> &Self::Target {
-                &self.inner
-            }
-        }
-
-        #[automatically_derived]
-        impl #impl_generics ::core::ops::DerefMut for #self_ty #where_clause {
-            #[inline]
-            fn deref_mut(&mut self) -> &mut Self::Target {
-                &mut self.inner
-            }
-        }
-
-        #[automatically_derived]
-        impl #impl_generics ::core::fmt::Debug for #self_ty #where_clause {
-            fn fmt(&self, #formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                ::core::fmt::Debug::fmt(&self.inner, #formatter)
-            }
-        }
+        #newtype
 
         #arena_new
     }

@@ -1,6 +1,7 @@
 //! `#[arena(...)]` on the struct: parsed into [`Attrs`], every mistake recorded.
 //!
-//! Keys: `soa` (a flag), `crate = path`, `brand = 'lifetime`, `pool = Ident`. Unknown
+//! Keys: `soa` (a flag), `crate = path`, `brand = 'lifetime`, `pool = Ident`,
+//! `row_derive(Trait, ..)` (derives for the struct-of-arrays row and column views). Unknown
 //! keys, repeated keys and values of the wrong kind are errors pointing at the token; the
 //! parser records each one and goes on to the next key, so one compilation reports them
 //! all. `#[arena]` on a field is an error too (nothing there is configurable).
@@ -23,10 +24,13 @@ pub(crate) struct Attrs {
     pub brand: Option<Lifetime>,
     /// `#[arena(pool = Name)]`: the generated pool's name.
     pub pool: Option<Ident>,
+    /// `#[arena(row_derive(Debug, ..))]`: the span of the key, and the derives.
+    pub row_derive: Option<(Span, Vec<Path>)>,
 }
 
 /// The keys `#[arena(...)]` accepts, for the "unknown key" message.
-const KEYS: &str = "`soa`, `crate = path`, `brand = 'lifetime` or `pool = Name`";
+const KEYS: &str =
+    "`soa`, `crate = path`, `brand = 'lifetime`, `pool = Name` or `row_derive(Trait, ..)`";
 
 /// Parses every `#[arena(...)]` among `attrs`, recording errors in `errors`.
 pub(crate) fn parse(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
@@ -79,6 +83,8 @@ fn parse_key(meta: &ParseNestedMeta<'_>, out: &mut Attrs, errors: &mut Errors) {
             value(meta, "a type name such as `ParticlePool`", <Ident as syn::parse::Parse>::parse)
                 .and_then(|ident| set(&mut out.pool, ident, "pool", span))
         }
+        "row_derive" => derives(meta)
+            .and_then(|paths| set(&mut out.row_derive, (span, paths), "row_derive", span)),
         _ => Err(syn::Error::new_spanned(
             key,
             format!(
@@ -113,6 +119,30 @@ fn value<T>(
         }
         _ => Err(syn::Error::new(start, format!("expected {expected} after `{key} =`"))),
     }
+}
+
+/// The parenthesised list of `row_derive(Debug, PartialEq)`: trait paths.
+fn derives(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<Path>> {
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(
+            "`row_derive` takes a list of traits to derive: `row_derive(Debug, PartialEq)`",
+        ));
+    }
+    let mut paths = Vec::new();
+    let mut error: Option<syn::Error> = None;
+    meta.parse_nested_meta(|inner| {
+        if inner.input.is_empty() || inner.input.peek(Token![,]) {
+            paths.push(inner.path);
+        } else {
+            // Recorded, and the rest of the item skipped: an unconsumed token would add a
+            // second, confusing error.
+            let e = inner.error("expected a trait name such as `Debug`");
+            error.get_or_insert(e);
+            skip_value(inner.input);
+        }
+        Ok(())
+    })?;
+    error.map_or(Ok(paths), Err)
 }
 
 /// A path, bare (`crate = my::arena`) or in a string (`crate = "my::arena"`, serde's form).

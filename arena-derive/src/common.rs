@@ -160,3 +160,41 @@ pub(crate) fn arena_new_impl(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenS
         }
     }
 }
+
+/// `Deref`/`DerefMut` to the core pool and `Debug` through it, the same for both layouts
+/// (the generated pool is a newtype over `inner_ty` in a field `inner`).
+pub(crate) fn newtype_impls(
+    plan: &Plan<'_>,
+    generics: &PoolGenerics,
+    inner_ty: &TokenStream,
+) -> TokenStream {
+    let (brand, _) = lifetimes(plan);
+    let self_ty = generics.pool_ty(plan, &brand);
+    let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
+    let formatter = names::local("formatter");
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::core::ops::Deref for #self_ty #where_clause {
+            type Target = #inner_ty;
+            #[inline]
+            fn deref(&self) -> &Self::Target {
+                &self.inner
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::core::ops::DerefMut for #self_ty #where_clause {
+            #[inline]
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.inner
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::core::fmt::Debug for #self_ty #where_clause {
+            fn fmt(&self, #formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                ::core::fmt::Debug::fmt(&self.inner, #formatter)
+            }
+        }
+    }
+}

@@ -1,23 +1,73 @@
-//! The struct-of-arrays layout (`#[arena(soa)]`): one `Vec` per field, dense, with an
-//! `arena_core::RowIndex` turning handles into rows.
+//! The struct-of-arrays layout (`#[arena(soa)]`): an `arena_core::SoaRow` impl and the
+//! views it names, and `{Name}Pool<'id>`, a newtype over `arena_core::SoaPool`.
 //!
-//! Inserting pushes one element per column after the index hands out the row; removing
-//! swap-removes the row the index returns from every column, so the columns stay dense
-//! and a scan is a plain slice iteration (`{field}_column()`). Accessors by handle:
-//! `{field}(&h)` and `{field}_mut(&h)`, with the field's own visibility. No `unsafe`:
-//! the columns are ordinary `Vec`s, and the contract with the row index (see its docs)
-//! is kept by these generated functions, each of which cannot fail half-way.
+//! What is generated for `struct Particle { pos: P, vel: V }`:
+//!
+//! - `ParticleRef<'a>` / `ParticleMut<'a>`: one row, a `&'a` / `&'a mut` per field;
+//!   `ParticleColumns<'a>` / `ParticleColumnsMut<'a>`: every column as a `&'a [F]` /
+//!   `&'a mut [F]`. Fields keep their own visibility; the shared views are `Copy`.
+//!   `#[arena(row_derive(..))]` adds derives to all four.
+//! - `ParticleSoaStorage` (hidden): the columns, one `Vec` per field, private fields. A
+//!   named struct rather than a tuple, so a `pub` struct with private field types does
+//!   not put those types in a public interface.
+//! - `impl SoaRow for Particle`: every function touches every column the same way (the
+//!   trait's contract), so column lengths move together; `SoaPool` holds the storage in
+//!   a private field, so nothing else can change them.
+//! - `ParticlePool<'id>`: derefs to `SoaPool<'id, Particle>` (insert, remove, get, keys,
+//!   `columns_mut`, `iter`, `retain`, ...) and adds per-field accessors: `pos(&h)`,
+//!   `pos_mut(&h)`, `pos_by_key(k)`, `pos_by_key_mut(k)`, `pos_column()`,
+//!   `pos_column_mut()`, with the field's visibility.
+//!
+//! No `unsafe`: `insert` takes the value apart into its columns and `remove` gathers a new
+//! one from them by moves, which the struct's lack of a `Drop` impl makes sound (checked
+//! at compile time by `must_not_impl_drop`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
+use syn::{GenericParam, Generics, Lifetime, LifetimeParam};
 
-use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, with_fns};
+use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns};
 use crate::names;
-use crate::valid::{Column, Plan, ROWS_FIELD};
+use crate::valid::{Column, Plan};
 
-/// The SoA pool type, its methods, `Debug` and `ArenaNew`.
-#[expect(clippy::too_many_lines, reason = "one quote! of the generated pool, read top to bottom")]
+/// The names of the generated view and storage types.
+struct Views {
+    row: syn::Ident,
+    row_mut: syn::Ident,
+    columns: syn::Ident,
+    columns_mut: syn::Ident,
+    storage: syn::Ident,
+    /// The views' lifetime parameter, clear of the struct's names.
+    lt: Lifetime,
+    /// The struct's generics with `lt` first: the views' declaration.
+    generics: Generics,
+}
+
+impl Views {
+    fn new(plan: &Plan<'_>) -> Self {
+        let input = plan.input;
+        let bare = input.ident.unraw();
+        let lt = Lifetime::new(
+            &format!("'{}", names::fresh("a", "__arena_a", &input.names)),
+            proc_macro2::Span::call_site(),
+        );
+        let mut generics = input.generics.clone();
+        generics.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(lt.clone())));
+        Views {
+            row: format_ident!("{}Ref", bare),
+            row_mut: format_ident!("{}Mut", bare),
+            columns: format_ident!("{}Columns", bare),
+            columns_mut: format_ident!("{}ColumnsMut", bare),
+            storage: format_ident!("{}SoaStorage", bare),
+            lt,
+            generics,
+        }
+    }
+}
+
+/// The SoA pool, its `SoaRow` impl and views, `Debug` and `ArenaNew`.
 pub(crate) fn expand(
     plan: &Plan<'_>,
     generics: &PoolGenerics,
@@ -27,91 +77,43 @@ pub(crate) fn expand(
     let input = plan.input;
     let name = input.ident;
     let vis = input.vis;
-    let rows = format_ident!("{}", ROWS_FIELD);
+    let views = Views::new(plan);
     let (brand, _) = lifetimes(plan);
     let self_ty = generics.pool_ty(plan, &brand);
     let (_, value_args, _) = input.generics.split_for_impl();
     let value_ty = quote!(#name #value_args);
+    let inner_ty = quote!(#krate::SoaPool<#brand, #value_ty>);
     let decl = &generics.decl;
     let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
     let with = with_fns(plan, generics);
-    let vec = quote!(#krate::__private::Vec);
-    let handle_ty = quote!(#krate::Handle<#brand>);
-    let key_ty = quote!(#krate::Key<#brand>);
-    let result = quote!(::core::result::Result);
-    let option = quote!(::core::option::Option);
-
-    let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
-    let accessors = columns.iter().map(|c| accessors(c, &handle_ty));
-
     let doc = format!(
         "Struct-of-arrays storage for `{name}` values, generated by `#[derive(ArenaAlloc)]` \
-         with `#[arena(soa)]`: one column per field (`{{field}}_column()` is a slice of it, \
-         for scans), rows kept dense by an `arena_core::RowIndex`, and the free list, \
-         handles and keys of `arena_core::Pool`. Made by [`{pool}::with`]. Rows move when a \
-         value is removed (the last row takes its place); handles and keys do not."
+         with `#[arena(soa)]`: it derefs to `arena_core::SoaPool<'_, {name}>` (insert, \
+         remove, `get` and `get_mut` as row views, `columns()` and `columns_mut()` as \
+         slices, keys, `iter`, `retain`) and adds per-field accessors. Made by \
+         [`{pool}::with`]. Rows move when a value is removed (the last row takes its \
+         place); handles and keys do not."
     );
     let new_in_doc = new_in_doc(plan);
+    let [capacity, brand_local] = ["capacity", "brand"].map(names::local);
+    let accessors = columns.iter().map(|c| accessors(plan, &views, c));
+    let soa_row = soa_row(plan, &views, columns);
+    let view_types = view_types(plan, &views, columns);
     let arena_new = arena_new_impl(plan, generics);
+    let newtype = newtype_impls(plan, generics, &inner_ty);
     let no_drop = must_not_impl_drop(plan);
-    // The expansion's own locals and parameters (see `names.rs`).
-    let [value, handle, key, brand_local, capacity, additional, row, index, error, formatter] = [
-        "value",
-        "handle",
-        "key",
-        "brand",
-        "capacity",
-        "additional",
-        "row",
-        "index",
-        "error",
-        "formatter",
-    ]
-    .map(names::local);
-    let locals: Vec<_> = (0..fields.len()).map(|i| names::local(&format!("field_{i}"))).collect();
-    let usize = quote!(::core::primitive::usize);
-    let bool = quote!(::core::primitive::bool);
-    let reserve_oom = quote! {
-        #krate::AllocError::OutOfMemory {
-            size: ::core::mem::size_of::<#value_ty>(),
-            align: ::core::mem::align_of::<#value_ty>(),
-        }
-    };
-    // Moves the fields of `value` onto the columns (the row the index just added). The
-    // fields go to locals of the expansion's own, never to locals named after them; the
-    // struct has no `Drop` (`no_drop`), so taking it apart runs no destructor.
-    let pushes = columns.iter().zip(&locals).map(|(c, local)| {
-        let field = c.field;
-        quote_spanned!(field.span()=> self.#field.push(#local);)
-    });
-    let push = quote! {
-        let #name { #( #fields: #locals ),* } = #value;
-        #( #pushes )*
-    };
-    // Each column declared at its field's type, so an error about it points there.
-    let column_decls = columns.iter().map(|c| {
-        let (field, ty) = (c.field, c.ty);
-        quote_spanned!(ty.span()=> #field: #vec<#ty>)
-    });
-    // The value back from row `row`, every column swap-removed.
-    let take_row = quote!(#name { #( #fields: self.#fields.swap_remove(#row), )* });
-    // Room for one more row in every column, before the row index is touched, so that
-    // the pushes after a successful index insert cannot fail.
-    let reserve = quote!(#( self.#fields.reserve(1); )*);
-    let try_reserve = quote! {
-        if false #( || self.#fields.try_reserve(1).is_err() )* {
-            return #result::Err(#krate::TryAllocError::new(#reserve_oom, #value));
-        }
-    };
 
     quote! {
-        #[doc = #doc]
-        #vis struct #pool #decl #where_clause {
-            #rows: #krate::RowIndex<#brand>,
-            #( #column_decls, )*
-        }
+        #view_types
+
+        #soa_row
 
         #no_drop
+
+        #[doc = #doc]
+        #vis struct #pool #decl #where_clause {
+            inner: #inner_ty,
+        }
 
         #with
 
@@ -120,164 +122,291 @@ pub(crate) fn expand(
             #[doc = #new_in_doc]
             #[must_use]
             #vis fn new_in(#brand_local: #krate::Brand<#brand>) -> Self {
-                Self::with_capacity_in(0, #brand_local)
+                #pool { inner: #krate::SoaPool::new_in(#brand_local) }
             }
 
             /// [`new_in`](Self::new_in), with room for `capacity` values in every column.
             #[must_use]
-            #vis fn with_capacity_in(#capacity: #usize, #brand_local: #krate::Brand<#brand>) -> Self {
-                let mut #index = #krate::RowIndex::new_in(#brand_local);
-                #index.reserve(#capacity);
-                #pool { #rows: #index, #( #fields: #vec::with_capacity(#capacity), )* }
+            #vis fn with_capacity_in(
+                #capacity: ::core::primitive::usize,
+                #brand_local: #krate::Brand<#brand>,
+            ) -> Self {
+                #pool { inner: #krate::SoaPool::with_capacity_in(#capacity, #brand_local) }
             }
 
-            /// Stores `value`, one field per column, and returns its owning handle.
-            ///
-            /// # Panics
-            ///
-            /// Past `u32::MAX - 1` values, or out of memory (the pool is unchanged then).
-            #[track_caller]
-            #[inline]
-            #vis fn insert(&mut self, #value: #value_ty) -> #handle_ty {
-                #reserve
-                let #handle = self.#rows.insert();
-                #push
-                #handle
-            }
-
-            /// Like [`insert`](Self::insert), but hands `value` back when the index space
-            /// or memory is exhausted.
-            ///
-            /// # Errors
-            ///
-            /// `AllocError::CapacityExceeded` or `AllocError::OutOfMemory`, with `value`.
-            #vis fn try_insert(
-                &mut self,
-                #value: #value_ty,
-            ) -> #result<#handle_ty, #krate::TryAllocError<#value_ty>> {
-                #try_reserve
-                match self.#rows.try_insert() {
-                    #result::Ok(#handle) => {
-                        #push
-                        #result::Ok(#handle)
-                    }
-                    #result::Err(#error) => #result::Err(#krate::TryAllocError::new(#error, #value)),
-                }
-            }
-
-            /// Stores `value` and returns a copyable key to it (no owner).
-            ///
-            /// # Panics
-            ///
-            /// As [`insert`](Self::insert).
-            #[track_caller]
-            #[inline]
-            #vis fn insert_keyed(&mut self, #value: #value_ty) -> #key_ty {
-                #reserve
-                let #key = self.#rows.insert_keyed();
-                #push
-                #key
-            }
-
-            /// Like [`insert_keyed`](Self::insert_keyed), handing `value` back on failure.
-            ///
-            /// # Errors
-            ///
-            /// As [`try_insert`](Self::try_insert).
-            #vis fn try_insert_keyed(
-                &mut self,
-                #value: #value_ty,
-            ) -> #result<#key_ty, #krate::TryAllocError<#value_ty>> {
-                #try_reserve
-                match self.#rows.try_insert_keyed() {
-                    #result::Ok(#key) => {
-                        #push
-                        #result::Ok(#key)
-                    }
-                    #result::Err(#error) => #result::Err(#krate::TryAllocError::new(#error, #value)),
-                }
-            }
-
-            /// Removes a handle's value and returns it, fields gathered from the columns;
-            /// the last row moves into its place.
-            #[inline]
-            #vis fn remove(&mut self, #handle: #handle_ty) -> #value_ty {
-                let #row = self.#rows.remove(#handle);
-                #take_row
-            }
-
-            /// Removes `key`'s value: `None` if the key is stale or a handle owns it.
-            #[inline]
-            #vis fn remove_key(&mut self, #key: #key_ty) -> #option<#value_ty> {
-                let #row = self.#rows.remove_key(#key)?;
-                #option::Some(#take_row)
-            }
-
-            /// The row index: rows of handles and keys (`row`, `key_row`), the key at a
-            /// row (`key_at_row`), slot stats.
+            /// The `arena_core::SoaPool` inside (for `drain`, which consumes the pool).
             #[must_use]
-            #vis fn rows(&self) -> &#krate::RowIndex<#brand> {
-                &self.#rows
-            }
-
-            /// A copyable key to a handle's value.
-            #[must_use]
-            #vis fn key(&self, #handle: &#handle_ty) -> #key_ty {
-                self.#rows.key(#handle)
-            }
-
-            /// Gives up a handle's ownership; any copy of the key may now remove the value.
-            #vis fn into_key(&mut self, #handle: #handle_ty) -> #key_ty {
-                self.#rows.into_key(#handle)
-            }
-
-            /// Takes ownership of a keyed value, if the key is live and not yet owned.
-            #vis fn take_handle(&mut self, #key: #key_ty) -> #option<#handle_ty> {
-                self.#rows.take_handle(#key)
-            }
-
-            /// Whether `key`'s value is still here.
-            #[must_use]
-            #vis fn contains_key(&self, #key: #key_ty) -> #bool {
-                self.#rows.contains_key(#key)
-            }
-
-            /// Number of values.
-            #[must_use]
-            #vis fn len(&self) -> #usize {
-                self.#rows.len()
-            }
-
-            /// Whether there are no values.
-            #[must_use]
-            #vis fn is_empty(&self) -> #bool {
-                self.#rows.is_empty()
-            }
-
-            /// Makes room for `additional` more values in the index and every column.
-            ///
-            /// # Panics
-            ///
-            /// As `Vec::reserve`.
-            #vis fn reserve(&mut self, #additional: #usize) {
-                self.#rows.reserve(#additional);
-                #( self.#fields.reserve(#additional); )*
+            #vis fn into_inner(self) -> #inner_ty {
+                self.inner
             }
 
             #( #accessors )*
         }
 
+        #newtype
+
+        #arena_new
+    }
+}
+
+/// The four views and the hidden storage struct.
+fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStream {
+    let input = plan.input;
+    let (name, vis) = (input.ident, input.vis);
+    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, lt, .. } = views;
+    let (view_impl, view_args, view_where) = views.generics.split_for_impl();
+    let decl = &views.generics;
+    let user_decl = input.generics;
+    let user_where = &input.generics.where_clause;
+    let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
+    let tys: Vec<_> = columns.iter().map(|c| c.ty).collect();
+    let field_vis: Vec<_> = columns.iter().map(|c| c.vis).collect();
+    let krate = &plan.krate;
+    let field_docs: Vec<_> =
+        columns.iter().map(|c| format!("The value's `{}`.", c.field.unraw())).collect();
+    let vec = quote!(#krate::__private::Vec);
+    // Each column declared at its field's type, so an error about it points there.
+    let storage_fields = columns.iter().map(|c| {
+        let (field, ty) = (c.field, c.ty);
+        quote_spanned!(ty.span()=> #field: #vec<#ty>)
+    });
+    let derives = &plan.row_derive;
+    let derive = (!derives.is_empty()).then(|| quote!(#[derive(#( #derives ),*)]));
+    let docs = [
+        format!("One `{name}` in a `{}`: a shared reference to each field.", plan.pool),
+        format!("One `{name}` in a `{}`: a mutable reference to each field.", plan.pool),
+        format!(
+            "Every column of a `{}` as a shared slice, in row order: the fields to scan.",
+            plan.pool
+        ),
+        format!(
+            "Every column of a `{}` as a mutable slice, in row order: fields borrowed apart \
+             and written in one pass; the slices' lengths cannot change.",
+            plan.pool
+        ),
+    ];
+    let [row_doc, row_mut_doc, cols_doc, cols_mut_doc] = &docs;
+    let storage_doc = format!(
+        "The columns of `{name}` values (one `Vec` per field), kept by a `{}`; not for direct \
+         use.",
+        plan.pool
+    );
+    // The views' fields carry the struct's field names (and spans); a view whose fields
+    // the user never reads is no dead code of theirs, hence `allow(dead_code)`.
+    quote! {
+        #[doc = #row_doc]
+        #derive
+        #[allow(missing_debug_implementations, dead_code)]
+        #vis struct #row #decl #view_where {
+            #( #[doc = #field_docs] #field_vis #fields: &#lt #tys, )*
+        }
+
         #[automatically_derived]
-        impl #impl_generics ::core::fmt::Debug for #self_ty #where_clause {
-            fn fmt(&self, #formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                #formatter
-                    .debug_struct(::core::stringify!(#pool))
-                    .field("len", &self.#rows.len())
-                    .finish_non_exhaustive()
+        impl #view_impl ::core::clone::Clone for #row #view_args #view_where {
+            #[inline]
+            fn clone(&self) -> Self {
+                *self
             }
         }
 
-        #arena_new
+        #[automatically_derived]
+        impl #view_impl ::core::marker::Copy for #row #view_args #view_where {}
+
+        #[doc = #row_mut_doc]
+        #derive
+        #[allow(missing_debug_implementations, dead_code)]
+        #vis struct #row_mut #decl #view_where {
+            #( #[doc = #field_docs] #field_vis #fields: &#lt mut #tys, )*
+        }
+
+        #[doc = #cols_doc]
+        #derive
+        #[allow(missing_debug_implementations, dead_code)]
+        #vis struct #cols #decl #view_where {
+            #( #[doc = #field_docs] #field_vis #fields: &#lt [#tys], )*
+        }
+
+        #[automatically_derived]
+        impl #view_impl ::core::clone::Clone for #cols #view_args #view_where {
+            #[inline]
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        #[automatically_derived]
+        impl #view_impl ::core::marker::Copy for #cols #view_args #view_where {}
+
+        #[doc = #cols_mut_doc]
+        #derive
+        #[allow(missing_debug_implementations, dead_code)]
+        #vis struct #cols_mut #decl #view_where {
+            #( #[doc = #field_docs] #field_vis #fields: &#lt mut [#tys], )*
+        }
+
+        #[doc = #storage_doc]
+        #[doc(hidden)]
+        #[allow(missing_debug_implementations)]
+        #vis struct #storage #user_decl #user_where {
+            #( #storage_fields, )*
+        }
+    }
+}
+
+/// `impl SoaRow for Name`: every function touches every column the same way.
+#[expect(clippy::too_many_lines, reason = "one quote! of the impl, read top to bottom")]
+fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStream {
+    let krate = &plan.krate;
+    let input = plan.input;
+    let name = input.ident;
+    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, lt, .. } = views;
+    let (view_impl, view_args, view_where) = views.generics.split_for_impl();
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let vec = quote!(#krate::__private::Vec);
+    let usize = quote!(::core::primitive::usize);
+    let option = quote!(::core::option::Option);
+    let result = quote!(::core::result::Result);
+    let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
+    let first = fields[0];
+    // The expansion's own locals (see `names.rs`), one per field where needed.
+    let locals: Vec<_> = (0..fields.len()).map(|i| names::local(&format!("field_{i}"))).collect();
+    let heads: Vec<_> = (0..fields.len()).map(|i| names::local(&format!("head_{i}"))).collect();
+    let [storage_l, columns_l, capacity, additional, value, index] =
+        ["storage", "columns", "capacity", "additional", "value", "row"].map(names::local);
+    // Moves the fields of `value` onto the columns. The struct has no `Drop` (checked by
+    // `must_not_impl_drop`), so taking it apart runs no destructor.
+    let pushes = columns.iter().zip(&locals).map(|(c, local)| {
+        let field = c.field;
+        quote_spanned!(field.span()=> #storage_l.#field.push(#local);)
+    });
+    let split = |method: &str| {
+        let method = format_ident!("{}", method);
+        quote! {
+            let #cols_mut { #( #fields: #locals ),* } = #columns_l;
+            #( let (#heads, #locals) = #locals.#method()?; )*
+            #option::Some((
+                #row_mut { #( #fields: #heads ),* },
+                #cols_mut { #( #fields: #locals ),* },
+            ))
+        }
+    };
+    let split_first = split("split_first_mut");
+    let split_last = split("split_last_mut");
+    quote! {
+        // The moves in and out of the columns, in an inherent impl: dead-code analysis
+        // ignores what derived trait impls read, and these do read the struct's fields.
+        #[automatically_derived]
+        impl #impl_generics #storage #ty_generics #where_clause {
+            #[inline]
+            fn __arena_push(&mut self, #value: #name #ty_generics) {
+                let #storage_l = self;
+                let #name { #( #fields: #locals ),* } = #value;
+                #( #pushes )*
+            }
+
+            #[inline]
+            fn __arena_swap_remove(&mut self, #index: #usize) -> #name #ty_generics {
+                #name { #( #fields: self.#fields.swap_remove(#index), )* }
+            }
+
+            #[inline]
+            fn __arena_pop(&mut self) -> #option<#name #ty_generics> {
+                if self.#first.is_empty() {
+                    return #option::None;
+                }
+                #option::Some(#name { #( #fields: self.#fields.pop()?, )* })
+            }
+        }
+
+        #[automatically_derived]
+        impl #view_impl #krate::SoaViews<#lt> for #name #ty_generics #view_where {
+            type Ref = #row #view_args;
+            type Mut = #row_mut #view_args;
+            type Columns = #cols #view_args;
+            type ColumnsMut = #cols_mut #view_args;
+
+            #[inline]
+            fn split_first_mut(
+                #columns_l: Self::ColumnsMut,
+            ) -> #option<(Self::Mut, Self::ColumnsMut)> {
+                #split_first
+            }
+
+            #[inline]
+            fn split_last_mut(
+                #columns_l: Self::ColumnsMut,
+            ) -> #option<(Self::Mut, Self::ColumnsMut)> {
+                #split_last
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #krate::SoaRow for #name #ty_generics #where_clause {
+            type Storage = #storage #ty_generics;
+
+            #[inline]
+            fn new_storage(#capacity: #usize) -> Self::Storage {
+                #storage { #( #fields: #vec::with_capacity(#capacity), )* }
+            }
+
+            #[inline]
+            fn column_len(#storage_l: &Self::Storage) -> #usize {
+                #storage_l.#first.len()
+            }
+
+            #[inline]
+            fn reserve(#storage_l: &mut Self::Storage, #additional: #usize) {
+                #( #storage_l.#fields.reserve(#additional); )*
+            }
+
+            #[inline]
+            fn try_reserve(
+                #storage_l: &mut Self::Storage,
+                #additional: #usize,
+            ) -> #result<(), #krate::__private::TryReserveError> {
+                #( #storage_l.#fields.try_reserve(#additional)?; )*
+                #result::Ok(())
+            }
+
+            fn shrink_to_fit(#storage_l: &mut Self::Storage) {
+                #( #storage_l.#fields.shrink_to_fit(); )*
+            }
+
+            #[inline]
+            fn push(#storage_l: &mut Self::Storage, #value: Self) {
+                #storage_l.__arena_push(#value);
+            }
+
+            #[inline]
+            fn swap_remove(#storage_l: &mut Self::Storage, #index: #usize) -> Self {
+                #storage_l.__arena_swap_remove(#index)
+            }
+
+            #[inline]
+            fn pop(#storage_l: &mut Self::Storage) -> #option<Self> {
+                #storage_l.__arena_pop()
+            }
+
+            #[inline]
+            fn columns<#lt>(#storage_l: &#lt Self::Storage) -> #cols #view_args {
+                #cols { #( #fields: #storage_l.#fields.as_slice(), )* }
+            }
+
+            #[inline]
+            fn columns_mut<#lt>(#storage_l: &#lt mut Self::Storage) -> #cols_mut #view_args {
+                #cols_mut { #( #fields: #storage_l.#fields.as_mut_slice(), )* }
+            }
+
+            #[inline]
+            fn row<#lt>(#storage_l: &#lt Self::Storage, #index: #usize) -> #row #view_args {
+                #row { #( #fields: &#storage_l.#fields[#index], )* }
+            }
+
+            #[inline]
+            fn row_mut<#lt>(#storage_l: &#lt mut Self::Storage, #index: #usize) -> #row_mut #view_args {
+                #row_mut { #( #fields: &mut #storage_l.#fields[#index], )* }
+            }
+        }
     }
 }
 
@@ -309,18 +438,30 @@ fn must_not_impl_drop(plan: &Plan<'_>) -> TokenStream {
     }
 }
 
-/// The four accessors of one column.
-fn accessors(c: &Column<'_>, handle_ty: &TokenStream) -> TokenStream {
-    let Column { field, ty, vis, get, get_mut, slice, slice_mut } = c;
-    let (handle, row) = (names::local("handle"), names::local("row"));
-    let bare = syn::ext::IdentExt::unraw(*field);
+/// The six per-field accessors of one column, on the generated pool.
+fn accessors(plan: &Plan<'_>, views: &Views, c: &Column<'_>) -> TokenStream {
+    let krate = &plan.krate;
+    let (brand, _) = lifetimes(plan);
+    let Column { field, ty, vis, get, get_mut, by_key, by_key_mut, slice, slice_mut } = c;
+    let cols_mut = &views.columns_mut;
+    let [handle, key, row, column] = ["handle", "key", "row", "column"].map(names::local);
+    let handle_ty = quote!(#krate::Handle<#brand>);
+    let key_ty = quote!(#krate::Key<#brand>);
+    let option = quote!(::core::option::Option);
+    let bare = field.unraw();
     let get_doc = format!("The `{bare}` of a handle's value.");
     let get_mut_doc = format!("The `{bare}` of a handle's value, mutably.");
+    let by_key_doc = format!("The `{bare}` of `key`'s value, or `None` if the key is stale.");
+    let by_key_mut_doc =
+        format!("The `{bare}` of `key`'s value, mutably, or `None` if the key is stale.");
     let slice_doc = format!(
         "Every value's `{bare}`, in row order (`rows().key_at_row(i)` names row `i`): the \
-         column to scan."
+         column to scan (`columns()` borrows every column at once)."
     );
-    let slice_mut_doc = format!("Every value's `{bare}`, mutably, in row order.");
+    let slice_mut_doc = format!(
+        "Every value's `{bare}`, mutably, in row order (`columns_mut()` borrows every \
+         column at once)."
+    );
     // Not spanned at the field: generated methods the user never calls must stay exempt
     // from `dead_code`, which a user span would subject them to.
     quote! {
@@ -328,29 +469,48 @@ fn accessors(c: &Column<'_>, handle_ty: &TokenStream) -> TokenStream {
         #[inline]
         #[must_use]
         #vis fn #get(&self, #handle: &#handle_ty) -> &#ty {
-            &self.#field[self.arena_rows.row(#handle)]
+            &self.inner.columns().#field[self.inner.rows().row(#handle)]
         }
 
         #[doc = #get_mut_doc]
         #[inline]
         #[must_use]
         #vis fn #get_mut(&mut self, #handle: &#handle_ty) -> &mut #ty {
-            let #row = self.arena_rows.row(#handle);
-            &mut self.#field[#row]
+            let #row = self.inner.rows().row(#handle);
+            let #cols_mut { #field: #column, .. } = self.inner.columns_mut();
+            &mut #column[#row]
+        }
+
+        #[doc = #by_key_doc]
+        #[inline]
+        #[must_use]
+        #vis fn #by_key(&self, #key: #key_ty) -> #option<&#ty> {
+            let #row = self.inner.rows().key_row(#key)?;
+            #option::Some(&self.inner.columns().#field[#row])
+        }
+
+        #[doc = #by_key_mut_doc]
+        #[inline]
+        #[must_use]
+        #vis fn #by_key_mut(&mut self, #key: #key_ty) -> #option<&mut #ty> {
+            let #row = self.inner.rows().key_row(#key)?;
+            let #cols_mut { #field: #column, .. } = self.inner.columns_mut();
+            #option::Some(&mut #column[#row])
         }
 
         #[doc = #slice_doc]
         #[inline]
         #[must_use]
         #vis fn #slice(&self) -> &[#ty] {
-            &self.#field
+            self.inner.columns().#field
         }
 
         #[doc = #slice_mut_doc]
         #[inline]
         #[must_use]
         #vis fn #slice_mut(&mut self) -> &mut [#ty] {
-            &mut self.#field
+            let #cols_mut { #field: #column, .. } = self.inner.columns_mut();
+            #column
         }
     }
 }

@@ -31,6 +31,9 @@ pub(crate) struct Plan<'a> {
     pub brand_is_param: bool,
     /// Plain pool, or one column per field.
     pub layout: Layout<'a>,
+    /// Derives for the SoA views (`row_derive`), less `Clone` and `Copy`, which the
+    /// shared views always implement and the mutable ones cannot.
+    pub row_derive: Vec<Path>,
 }
 
 /// The storage layout.
@@ -45,18 +48,18 @@ pub(crate) enum Layout<'a> {
 pub(crate) struct Column<'a> {
     pub field: &'a Ident,
     pub ty: &'a Type,
-    /// The field's visibility, which its accessors share.
+    /// The field's visibility, which its accessors and view fields share.
     pub vis: &'a syn::Visibility,
     pub get: Ident,
     pub get_mut: Ident,
+    pub by_key: Ident,
+    pub by_key_mut: Ident,
     pub slice: Ident,
     pub slice_mut: Ident,
 }
 
-/// The field of a generated SoA pool that holds its row index.
-pub(crate) const ROWS_FIELD: &str = "arena_rows";
-
-/// Methods every generated SoA pool has: no accessor may take these names.
+/// Methods every generated SoA pool has (its own, and `SoaPool`'s through `Deref`): no
+/// accessor may take these names.
 const SOA_METHODS: &[&str] = &[
     "with",
     "with_capacity",
@@ -68,6 +71,12 @@ const SOA_METHODS: &[&str] = &[
     "try_insert_keyed",
     "remove",
     "remove_key",
+    "get",
+    "get_mut",
+    "get_key",
+    "get_key_mut",
+    "columns",
+    "columns_mut",
     "rows",
     "key",
     "into_key",
@@ -76,6 +85,14 @@ const SOA_METHODS: &[&str] = &[
     "len",
     "is_empty",
     "reserve",
+    "shrink_to_fit",
+    "stats",
+    "iter",
+    "iter_mut",
+    "retain",
+    "clear_keyed",
+    "drain",
+    "into_inner",
 ];
 
 /// Builds the plan for `input`, recording what is wrong in `errors`.
@@ -103,7 +120,7 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
     let layout = match (&input.attrs.soa, &input.shape) {
         // No `soa`, or `soa` on an enum or union (already an error above).
         (None, _) | (Some(_), Shape::Enum(_) | Shape::Union(_)) => Layout::Aos,
-        (Some(_), Shape::Named(fields)) => columns(fields, &pool, errors),
+        (Some(span), Shape::Named(fields)) => columns(fields, &pool, *span, errors),
         (Some(span), Shape::Tuple | Shape::Unit) => {
             errors.push(syn::Error::new(
                 *span,
@@ -114,6 +131,22 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
         }
     };
     let krate = input.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::arena_core));
+    let row_derive = match (&input.attrs.row_derive, &layout) {
+        (Some((_, paths)), Layout::Soa(_)) => {
+            paths.iter().filter(|p| !(p.is_ident("Clone") || p.is_ident("Copy"))).cloned().collect()
+        }
+        (Some((span, _)), Layout::Aos) => {
+            if input.attrs.soa.is_none() {
+                errors.push(syn::Error::new(
+                    *span,
+                    "`row_derive` is for the views of `#[arena(soa)]`: add `soa`, or derive \
+                     the traits on the struct itself",
+                ));
+            }
+            Vec::new()
+        }
+        (None, _) => Vec::new(),
+    };
     Plan {
         input,
         krate,
@@ -123,6 +156,7 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
         brand,
         brand_is_param,
         layout,
+        row_derive,
     }
 }
 
@@ -151,31 +185,46 @@ fn brand(input: &Input<'_>, errors: &mut Errors) -> (Lifetime, bool) {
 
 /// The SoA columns, with their accessor names; an accessor that would clash with a pool
 /// method or another accessor is an error at the field, and the layout falls back to AoS.
-fn columns<'a>(fields: &[crate::ast::Field<'a>], pool: &Ident, errors: &mut Errors) -> Layout<'a> {
+fn columns<'a>(
+    fields: &[crate::ast::Field<'a>],
+    pool: &Ident,
+    span: Span,
+    errors: &mut Errors,
+) -> Layout<'a> {
+    if fields.is_empty() {
+        errors.push(syn::Error::new(
+            span,
+            "`#[arena(soa)]` needs at least one field: a struct without fields has no \
+             columns to store; remove `soa`",
+        ));
+        return Layout::Aos;
+    }
     let mut taken: BTreeMap<String, Option<&Ident>> =
         SOA_METHODS.iter().map(|m| ((*m).to_owned(), None)).collect();
     let mut columns = Vec::new();
     let mut clash = false;
     for field in fields {
         let bare = field.ident.unraw();
-        if bare == ROWS_FIELD {
-            errors.push(syn::Error::new(
-                field.ident.span(),
-                format!("a `#[arena(soa)]` struct cannot have a field named `{ROWS_FIELD}`: `{pool}` keeps its row index there"),
-            ));
-            clash = true;
-            continue;
-        }
         let column = Column {
             field: field.ident,
             ty: field.ty,
             vis: field.vis,
             get: field.ident.clone(),
             get_mut: format_ident!("{}_mut", bare),
+            by_key: format_ident!("{}_by_key", bare),
+            by_key_mut: format_ident!("{}_by_key_mut", bare),
             slice: format_ident!("{}_column", bare),
             slice_mut: format_ident!("{}_column_mut", bare),
         };
-        for name in [&column.get, &column.get_mut, &column.slice, &column.slice_mut] {
+        let names = [
+            &column.get,
+            &column.get_mut,
+            &column.by_key,
+            &column.by_key_mut,
+            &column.slice,
+            &column.slice_mut,
+        ];
+        for name in names {
             let text = name.unraw().to_string();
             if let Some(owner) = taken.get(&text) {
                 let what = match owner {

@@ -119,7 +119,7 @@ fn same(n: usize) -> u64 {
     n as u64
 }
 
-/// Every workload the report and the benches run, in `WORKLOADS.md` order.
+/// Every workload the report and the benches run, in the order of docs/workloads.md.
 pub const ALL: &[Workload] = &[
     Workload {
         id: "W1",

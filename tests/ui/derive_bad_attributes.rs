@@ -5,6 +5,7 @@ use arena_core::ArenaAlloc;
 #[derive(ArenaAlloc)]
 #[arena(soa = true, sao, crate = 5, brand = "id", pool = 1)]
 #[arena(soa, soa, crate = arena_core, crate = arena_core)]
+#[arena(row_derive = Debug, row_derive(Debug = 1))]
 struct Particle {
     mass: f32,
 }

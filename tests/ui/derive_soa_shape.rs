@@ -1,5 +1,5 @@
-// `soa` needs named fields, accessor names must not clash with the pool's methods or
-// each other, and the row index's field name is taken; `#[arena]` belongs on the struct.
+// `soa` needs named fields (at least one), accessor names must not clash with the pool's
+// methods or each other, `row_derive` needs `soa`; `#[arena]` belongs on the struct.
 use arena_core::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
@@ -12,7 +12,17 @@ struct Clash {
     len: usize,
     pos: f32,
     pos_mut: f32,
-    arena_rows: u8,
+    iter: u8,
+}
+
+#[derive(ArenaAlloc)]
+#[arena(soa)]
+struct Empty {}
+
+#[derive(ArenaAlloc)]
+#[arena(row_derive(Debug))]
+struct NotSoa {
+    x: u8,
 }
 
 #[derive(ArenaAlloc)]
@@ -26,4 +36,6 @@ fn main() {
     PairPool::with(|mut pool| drop(pool.insert(Pair(1.0, 2.0))));
     ClashPool::with(|pool| assert!(pool.is_empty()));
     TaggedPool::with(|pool| assert!(pool.is_empty()));
+    EmptyPool::with(|pool| assert!(pool.is_empty()));
+    NotSoaPool::with(|mut pool| drop(pool.insert(NotSoa { x: 1 })));
 }

@@ -1,7 +1,7 @@
 // `#[arena(soa)]` stores each field in a column of its own: `insert` takes the value apart
 // and `remove` builds a new one, so a `Drop` impl would run on a value whose fields live
 // on in the pool (a file descriptor closed while still stored, a pointer freed twice).
-// The derive rejects it even when every field is `Copy`, or there are none.
+// The derive rejects it even when every field is `Copy` or zero-sized.
 use arena_core::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
@@ -28,7 +28,9 @@ impl<T: Copy> Drop for Token<T> {
 
 #[derive(ArenaAlloc)]
 #[arena(soa)]
-struct Marker {}
+struct Marker {
+    tag: (),
+}
 
 impl Drop for Marker {
     fn drop(&mut self) {}

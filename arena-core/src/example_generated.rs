@@ -1,0 +1,75 @@
+//! The expansion of `#[derive(ArenaAlloc)]` on two example structs, for reading in
+//! rustdoc: everything in this module but the two structs was generated.
+//!
+//! [`Particle`] uses the struct-of-arrays layout:
+//!
+//! ```
+//! use arena_core::ArenaAlloc;
+//!
+//! #[derive(ArenaAlloc)]
+//! #[arena(soa)]
+//! pub struct Particle {
+//!     pub pos: [f32; 3],
+//!     pub vel: [f32; 3],
+//!     pub mass: f32,
+//! }
+//! ```
+//!
+//! which generates [`ParticlePool`] (derefs to [`SoaPool`](crate::SoaPool)), the row
+//! views [`ParticleRef`] and [`ParticleMut`], the column views [`ParticleColumns`] and
+//! [`ParticleColumnsMut`], the aliases [`ParticleHandle`] and [`ParticleKey`], and the
+//! [`SoaRow`](crate::SoaRow) and [`SoaViews`](crate::SoaViews) impls.
+//!
+//! [`Node`] uses the plain layout, and names its own pool's keys through its brand:
+//!
+//! ```
+//! use arena_core::ArenaAlloc;
+//!
+//! #[derive(ArenaAlloc)]
+//! #[arena(brand = 'id)]
+//! pub struct Node<'id> {
+//!     pub value: u32,
+//!     pub next: Option<NodeKey<'id>>,
+//! }
+//! ```
+//!
+//! which generates [`NodePool`] (derefs to [`Pool`](crate::Pool)), [`NodeHandle`] and
+//! [`NodeKey`].
+//!
+//! [`Particle`]: crate::example_generated::Particle
+//! [`ParticlePool`]: crate::example_generated::ParticlePool
+//! [`ParticleRef`]: crate::example_generated::ParticleRef
+//! [`ParticleMut`]: crate::example_generated::ParticleMut
+//! [`ParticleColumns`]: crate::example_generated::ParticleColumns
+//! [`ParticleColumnsMut`]: crate::example_generated::ParticleColumnsMut
+//! [`ParticleHandle`]: crate::example_generated::ParticleHandle
+//! [`ParticleKey`]: crate::example_generated::ParticleKey
+//! [`Node`]: crate::example_generated::Node
+//! [`NodePool`]: crate::example_generated::NodePool
+//! [`NodeHandle`]: crate::example_generated::NodeHandle
+//! [`NodeKey`]: crate::example_generated::NodeKey
+
+use crate as arena_core;
+use crate::ArenaAlloc;
+
+/// A particle stored struct-of-arrays: each field in a column of its own.
+#[derive(ArenaAlloc)]
+#[arena(soa, crate = arena_core)]
+pub struct Particle {
+    /// Position.
+    pub pos: [f32; 3],
+    /// Velocity.
+    pub vel: [f32; 3],
+    /// Mass.
+    pub mass: f32,
+}
+
+/// A list node holding a key of its own pool.
+#[derive(ArenaAlloc)]
+#[arena(brand = 'id, crate = arena_core)]
+pub struct Node<'id> {
+    /// The payload.
+    pub value: u32,
+    /// The next node, if any.
+    pub next: Option<NodeKey<'id>>,
+}

@@ -1,0 +1,164 @@
+//! [`SoaRow`]: how a struct is stored as one column per field, for [`SoaPool`].
+//!
+//! `#[derive(ArenaAlloc)]` with `#[arena(soa)]` implements this trait; [`SoaPool`] is the
+//! one pool built on it, so the free list, row bookkeeping, iteration and `retain` exist
+//! once, here, instead of once per derived struct.
+//!
+//! The trait is safe: [`SoaPool`] uses no `unsafe` that relies on it. Every column access
+//! goes through slices with bounds checks, so an implementation that breaks the contract
+//! below (written by hand) makes the pool panic or hand out the wrong row's fields, never
+//! undefined behaviour. The derive keeps the contract by construction: every function it
+//! generates touches every column in the same way, and nothing outside the trait's
+//! functions can reach the storage (it is a private field of [`SoaPool`]).
+//!
+//! # The contract
+//!
+//! - `Storage` holds one column per field; every function changes every column's length
+//!   in the same way (`push` adds one row, `swap_remove` and `pop` take one), so all
+//!   columns always have [`column_len`](SoaRow::column_len) elements.
+//! - After `try_reserve(storage, n)` succeeds, `n` pushes do not allocate (and so do not
+//!   fail or panic).
+//! - `Columns` and `ColumnsMut` are views of every column as a slice, `Ref` and `Mut`
+//!   of one row; `row` and `row_mut` take one row, `split_first_mut` and
+//!   `split_last_mut` cut one off a `ColumnsMut`.
+//!
+//! # Why the views are a second trait
+//!
+//! The view types borrow for some `'a` and may only exist while the struct outlives
+//! `'a`. As generic associated types (`type Mut<'a> where Self: 'a`), a closure that
+//! takes a view of any lifetime (`retain`'s `FnMut(Key, R::Mut<'_>)`) would need
+//! `for<'a> R: 'a`, that is `R: 'static`, and a struct holding a borrow could not use
+//! it. [`SoaViews<'a>`](SoaViews) carries the bound in a defaulted parameter
+//! (`Bound = &'a Self`) instead, which the compiler takes as implied wherever the trait
+//! is named, also under `for<'a>`.
+//!
+//! [`SoaPool`]: crate::SoaPool
+
+use alloc::collections::TryReserveError;
+
+/// The view types of a [`SoaRow`] struct for borrows of lifetime `'a`: one row
+/// ([`Ref`](Self::Ref), [`Mut`](Self::Mut)) and every column as slices
+/// ([`Columns`](Self::Columns), [`ColumnsMut`](Self::ColumnsMut)).
+///
+/// Implemented for every `'a` by `#[derive(ArenaAlloc)]` with `#[arena(soa)]`; name the
+/// views through the aliases [`SoaRef`], [`SoaMut`], [`SoaColumns`] and
+/// [`SoaColumnsMut`]. `Bound` is not for setting: its default, `&'a Self`, is what lets
+/// the views exist only while the struct outlives `'a` (see the module docs).
+pub trait SoaViews<'a, Bound = &'a Self> {
+    /// One row, a shared reference per field.
+    type Ref: Copy;
+    /// One row, a mutable reference per field.
+    type Mut;
+    /// Every column as a shared slice.
+    type Columns: Copy;
+    /// Every column as a mutable slice: the fields can be borrowed apart, the column
+    /// lengths cannot change.
+    type ColumnsMut;
+
+    /// The first row of `columns` and the columns after it; `None` when empty.
+    fn split_first_mut(columns: Self::ColumnsMut) -> Option<(Self::Mut, Self::ColumnsMut)>;
+
+    /// The last row of `columns` and the columns before it; `None` when empty.
+    fn split_last_mut(columns: Self::ColumnsMut) -> Option<(Self::Mut, Self::ColumnsMut)>;
+}
+
+/// One row of `R`: a shared reference per field (`{Name}Ref<'a>` for a derived `R`).
+pub type SoaRef<'a, R> = <R as SoaViews<'a>>::Ref;
+/// One row of `R`: a mutable reference per field (`{Name}Mut<'a>`).
+pub type SoaMut<'a, R> = <R as SoaViews<'a>>::Mut;
+/// Every column of `R` as a shared slice (`{Name}Columns<'a>`).
+pub type SoaColumns<'a, R> = <R as SoaViews<'a>>::Columns;
+/// Every column of `R` as a mutable slice (`{Name}ColumnsMut<'a>`).
+pub type SoaColumnsMut<'a, R> = <R as SoaViews<'a>>::ColumnsMut;
+
+/// A struct stored as one column per field (struct-of-arrays) in a
+/// [`SoaPool`](crate::SoaPool).
+///
+/// Implemented by `#[derive(ArenaAlloc)]` with `#[arena(soa)]`, which also generates the
+/// view types ([`SoaViews`]): for `struct Particle { pos: [f32; 3], mass: f32 }`,
+/// `ParticleRef<'a>` (`pos: &'a [f32; 3]`, `mass: &'a f32`), `ParticleMut<'a>` (`&'a mut`
+/// fields), `ParticleColumns<'a>` (`pos: &'a [[f32; 3]]`, `mass: &'a [f32]`) and
+/// `ParticleColumnsMut<'a>`. See the `example_generated` module for a whole expansion.
+/// Implementing it by hand is safe (see the module docs for what a wrong implementation
+/// can and cannot do), but the derive is the intended way.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{ArenaAlloc, SoaPool, SoaRow};
+///
+/// #[derive(ArenaAlloc)]
+/// #[arena(soa)]
+/// struct Point { x: f32, y: f32 }
+///
+/// // Code generic over any struct-of-arrays pool.
+/// fn count<R: SoaRow>(pool: &SoaPool<'_, R>) -> usize {
+///     pool.iter().count()
+/// }
+///
+/// PointPool::with(|mut pool| {
+///     pool.insert_keyed(Point { x: 1.0, y: 2.0 });
+///     assert_eq!(count(&pool), 1);
+/// });
+/// ```
+pub trait SoaRow: Sized + for<'a> SoaViews<'a> {
+    /// The columns: one `Vec` per field.
+    type Storage;
+
+    /// Empty columns with room for `capacity` rows each.
+    fn new_storage(capacity: usize) -> Self::Storage;
+
+    /// The number of rows (every column's length).
+    fn column_len(storage: &Self::Storage) -> usize;
+
+    /// Makes room for `additional` more rows in every column.
+    ///
+    /// # Panics
+    ///
+    /// As `Vec::reserve`.
+    fn reserve(storage: &mut Self::Storage, additional: usize);
+
+    /// Makes room for `additional` more rows in every column, or says why not.
+    ///
+    /// # Errors
+    ///
+    /// As `Vec::try_reserve`; columns already grown stay grown.
+    fn try_reserve(storage: &mut Self::Storage, additional: usize) -> Result<(), TryReserveError>;
+
+    /// Gives unused capacity back in every column.
+    fn shrink_to_fit(storage: &mut Self::Storage);
+
+    /// Appends `value` as the last row, one field per column.
+    fn push(storage: &mut Self::Storage, value: Self);
+
+    /// Takes row `row` out of every column (the last row moves into its place) and
+    /// gathers the value back.
+    ///
+    /// # Panics
+    ///
+    /// If `row` is out of bounds.
+    fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self;
+
+    /// Takes the last row out, if any.
+    fn pop(storage: &mut Self::Storage) -> Option<Self>;
+
+    /// Every column as a shared slice.
+    fn columns(storage: &Self::Storage) -> SoaColumns<'_, Self>;
+
+    /// Every column as a mutable slice.
+    fn columns_mut(storage: &mut Self::Storage) -> SoaColumnsMut<'_, Self>;
+
+    /// Row `row`, a shared reference per field.
+    ///
+    /// # Panics
+    ///
+    /// If `row` is out of bounds.
+    fn row(storage: &Self::Storage, row: usize) -> SoaRef<'_, Self>;
+
+    /// Row `row`, a mutable reference per field.
+    ///
+    /// # Panics
+    ///
+    /// If `row` is out of bounds.
+    fn row_mut(storage: &mut Self::Storage, row: usize) -> SoaMut<'_, Self>;
+}

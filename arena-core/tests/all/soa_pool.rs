@@ -1,0 +1,370 @@
+//! The struct-of-arrays pool (`#[derive(ArenaAlloc)]` with `#[arena(soa)]` over
+//! `SoaPool`): random programs against a model (insert by handle and key, remove by
+//! handle and key, stale keys, retain, mutation through row views), checking after every
+//! step that lookups, iteration order, column lengths and drop counts agree; panics
+//! half-way through `retain`; a hand-written `SoaRow` that breaks its contract, which may
+//! panic but never misbehave in memory (run under Miri).
+#![expect(
+    clippy::cast_precision_loss,
+    clippy::float_cmp,
+    reason = "masses are small whole numbers, exact in f32"
+)]
+
+use std::cell::Cell;
+
+use arena_core::{
+    ArenaAlloc, Handle, Key, SoaColumns, SoaColumnsMut, SoaMut, SoaPool, SoaRef, SoaRow, SoaViews,
+};
+use proptest::prelude::*;
+
+use crate::common::Counted;
+
+/// A particle whose third field counts its drops.
+#[derive(ArenaAlloc)]
+#[arena(soa, row_derive(Debug))]
+struct Particle<'c> {
+    id: u32,
+    mass: f32,
+    tag: Counted<'c>,
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Insert { owned: bool },
+    Remove(usize),
+    RemoveKey(usize),
+    Retain(u32),
+    Heavier(usize),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => any::<bool>().prop_map(|owned| Op::Insert { owned }),
+        2 => any::<usize>().prop_map(Op::Remove),
+        3 => any::<usize>().prop_map(Op::RemoveKey),
+        1 => (2..5_u32).prop_map(Op::Retain),
+        2 => any::<usize>().prop_map(Op::Heavier),
+    ]
+}
+
+/// The model: value `id`'s mass while it is in the pool, and whether a handle owns it.
+type Model = Vec<Option<(f32, bool)>>;
+
+fn check<'id>(
+    pool: &ParticlePool<'id, '_>,
+    model: &Model,
+    handles: &[(Handle<'id>, u32)],
+    keys: &[(Key<'id>, u32)],
+) -> Result<(), TestCaseError> {
+    let live = model.iter().flatten().count();
+    prop_assert_eq!(pool.len(), live);
+    let ParticleColumns { id, mass, tag } = pool.columns();
+    prop_assert_eq!((id.len(), mass.len(), tag.len()), (live, live, live));
+    for (h, want) in handles {
+        let row = pool.get(h);
+        prop_assert_eq!(*row.id, *want);
+        prop_assert_eq!(Some(*row.mass), model[*want as usize].map(|(m, _)| m));
+        prop_assert_eq!(pool.tag(h).id, *want as usize);
+    }
+    for (k, want) in keys {
+        let found = pool.get_key(*k).map(|row| (*row.id, *row.mass));
+        prop_assert_eq!(found, model[*want as usize].map(|(m, _)| (*want, m)));
+    }
+    // Iteration: row order, one key per row that names that row, both ends agree.
+    let rows: Vec<(Key<'id>, u32)> = pool.iter().map(|(k, row)| (k, *row.id)).collect();
+    prop_assert_eq!(rows.len(), live);
+    for (row, (k, v)) in rows.iter().enumerate() {
+        prop_assert_eq!(id[row], *v);
+        prop_assert_eq!(pool.rows().key_row(*k), Some(row));
+    }
+    let mut back: Vec<u32> = pool.iter().rev().map(|(_, row)| *row.id).collect();
+    back.reverse();
+    prop_assert_eq!(back, id.to_vec());
+    Ok(())
+}
+
+fn run(ops: &[Op]) -> Result<(), TestCaseError> {
+    let drops = Cell::new(0);
+    let mut inserted = 0;
+    ParticlePool::with(|mut pool| {
+        let mut model: Model = Vec::new();
+        let mut handles: Vec<(Handle<'_>, u32)> = Vec::new();
+        let mut keys: Vec<(Key<'_>, u32)> = Vec::new();
+        for op in ops {
+            match *op {
+                Op::Insert { owned } => {
+                    let id = u32::try_from(model.len()).expect("few ops");
+                    let p = Particle { id, mass: 1.0, tag: Counted::new(id as usize, &drops) };
+                    if owned {
+                        let h = pool.insert(p);
+                        keys.push((pool.key(&h), id));
+                        handles.push((h, id));
+                    } else {
+                        keys.push((pool.insert_keyed(p), id));
+                    }
+                    model.push(Some((1.0, owned)));
+                    inserted += 1;
+                }
+                Op::Remove(i) if !handles.is_empty() => {
+                    let (h, id) = handles.swap_remove(i % handles.len());
+                    let p = pool.remove(h);
+                    prop_assert_eq!((p.id, p.tag.id), (id, id as usize));
+                    model[id as usize] = None;
+                }
+                Op::RemoveKey(i) if !keys.is_empty() => {
+                    let (k, id) = keys[i % keys.len()];
+                    let removable = model[id as usize].is_some_and(|(_, owned)| !owned);
+                    let got = pool.remove_key(k).map(|p| p.id);
+                    prop_assert_eq!(got, removable.then_some(id));
+                    if removable {
+                        model[id as usize] = None;
+                    }
+                }
+                Op::Retain(m) => {
+                    let mut visited = 0;
+                    pool.retain(|k, row| {
+                        visited += 1;
+                        assert_eq!(k, keys[*row.id as usize].0, "retain's key names its row");
+                        *row.id % m != 0
+                    });
+                    let keyed = model.iter().flatten().filter(|(_, owned)| !owned).count();
+                    prop_assert_eq!(visited, keyed);
+                    for (id, slot) in model.iter_mut().enumerate() {
+                        if slot.is_some_and(|(_, owned)| !owned) && (id as u32).is_multiple_of(m) {
+                            *slot = None;
+                        }
+                    }
+                }
+                Op::Heavier(i) if !keys.is_empty() => {
+                    let (k, id) = keys[i % keys.len()];
+                    if let Some(row) = pool.get_key_mut(k) {
+                        *row.mass += 1.0;
+                    }
+                    if let Some((mass, _)) = &mut model[id as usize] {
+                        *mass += 1.0;
+                    }
+                }
+                _ => {}
+            }
+            check(&pool, &model, &handles, &keys)?;
+            prop_assert_eq!(drops.get(), inserted - pool.len());
+        }
+        drop(handles);
+        Ok(())
+    })?;
+    prop_assert_eq!(drops.get(), inserted);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 4 } else { 256 },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn random_soa_programs_agree_with_the_model(
+        ops in prop::collection::vec(op(), 0..if cfg!(miri) { 30 } else { 150 })
+    ) {
+        run(&ops)?;
+    }
+}
+
+#[test]
+fn columns_mut_borrows_every_column_at_once_and_iter_mut_writes_rows() {
+    let drops = Cell::new(0);
+    ParticlePool::with(|mut pool| {
+        for id in 0..8 {
+            pool.insert_keyed(Particle { id, mass: id as f32, tag: Counted::new(0, &drops) });
+        }
+        let ParticleColumnsMut { id, mass, .. } = pool.columns_mut();
+        for (m, i) in mass.iter_mut().zip(id.iter()) {
+            *m += *i as f32;
+        }
+        assert_eq!(pool.mass_column(), &[0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]);
+        // Both ends of iter_mut, meeting in the middle.
+        let mut it = pool.iter_mut();
+        assert_eq!(it.len(), 8);
+        let (_, first) = it.next().unwrap();
+        let (_, last) = it.next_back().unwrap();
+        *first.mass = -1.0;
+        *last.mass = -2.0;
+        assert_eq!(it.len(), 6);
+        assert_eq!(it.by_ref().count(), 6);
+        assert!(it.next().is_none() && it.next_back().is_none());
+        assert_eq!((pool.mass_column()[0], pool.mass_column()[7]), (-1.0, -2.0));
+        let debug = format!("{:?}", pool.iter().next().unwrap().1);
+        assert!(debug.starts_with("ParticleRef"), "{debug}");
+    });
+    assert_eq!(drops.get(), 8);
+}
+
+#[test]
+fn per_field_accessors_work_by_handle_and_by_key() {
+    let drops = Cell::new(0);
+    ParticlePool::with(|mut pool| {
+        let h = pool.insert(Particle { id: 1, mass: 2.0, tag: Counted::new(1, &drops) });
+        let k = pool.insert_keyed(Particle { id: 2, mass: 3.0, tag: Counted::new(2, &drops) });
+        *pool.mass_mut(&h) += 1.0;
+        *pool.mass_by_key_mut(k).unwrap() += 1.0;
+        assert_eq!((*pool.mass(&h), pool.mass_by_key(k).copied()), (3.0, Some(4.0)));
+        pool.mass_column_mut()[0] = 0.5;
+        assert_eq!(*pool.mass(&h), 0.5);
+        assert!(pool.remove_key(k).is_some());
+        assert_eq!(pool.mass_by_key(k), None);
+        assert!(pool.mass_by_key_mut(k).is_none());
+        let all: Vec<u32> = pool.into_inner().drain().map(|p| p.id).collect();
+        assert_eq!(all, [1]);
+        drop(h);
+    });
+    assert_eq!(drops.get(), 2);
+}
+
+#[test]
+fn a_panic_in_retain_leaves_the_pool_consistent_and_drops_nothing_twice() {
+    let drops = Cell::new(0);
+    ParticlePool::with(|mut pool| {
+        let keys: Vec<_> = (0..10)
+            .map(|id| pool.insert_keyed(Particle { id, mass: 0.0, tag: Counted::new(0, &drops) }))
+            .collect();
+        let mut seen = 0;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.retain(|_, row| {
+                seen += 1;
+                assert!(seen < 6, "the sixth visit panics");
+                *row.id % 2 == 0
+            });
+        }));
+        assert!(result.is_err());
+        // Rows visited before the panic: the odd ones among them are gone, the rest stay.
+        assert_eq!(drops.get(), 10 - pool.len());
+        let ParticleColumns { id, mass, tag } = pool.columns();
+        assert_eq!((id.len(), mass.len(), tag.len()), (pool.len(), pool.len(), pool.len()));
+        for (k, i) in keys.iter().zip(0..) {
+            if let Some(row) = pool.get_key(*k) {
+                assert_eq!(*row.id, i);
+            }
+        }
+        pool.retain(|_, _| true);
+        pool.clear_keyed();
+        assert!(pool.is_empty());
+    });
+    assert_eq!(drops.get(), 10);
+}
+
+#[test]
+fn a_panicking_destructor_in_retain_leaves_the_pool_consistent() {
+    struct Bomb<'a>(&'a Cell<usize>, bool);
+    impl Drop for Bomb<'_> {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+            assert!(!self.1, "a destructor panics");
+        }
+    }
+    #[derive(ArenaAlloc)]
+    #[arena(soa)]
+    struct Armed<'a> {
+        bomb: Bomb<'a>,
+        n: u32,
+    }
+    let drops = Cell::new(0);
+    ArmedPool::with(|mut pool| {
+        for n in 0..6 {
+            pool.insert_keyed(Armed { bomb: Bomb(&drops, n == 2), n });
+        }
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.retain(|_, _| false)));
+        assert!(result.is_err());
+        // Every row removed before the bomb went off was dropped once, the rest stayed.
+        assert_eq!(drops.get() + pool.len(), 6);
+        assert_eq!(pool.n_column().len(), pool.len());
+        assert!(pool.iter().all(|(_, row)| *row.n != 2), "the bomb's row is gone");
+        pool.clear_keyed();
+    });
+    assert_eq!(drops.get(), 6);
+}
+
+/// A hand-written `SoaRow` whose `push` forgets its second column: the contract broken,
+/// as only hand-written code can. The pool must panic (debug check or bounds check),
+/// never read or write out of bounds.
+struct Broken(u8, u8);
+
+impl<'a> SoaViews<'a> for Broken {
+    type Ref = (&'a u8, &'a u8);
+    type Mut = (&'a mut u8, &'a mut u8);
+    type Columns = (&'a [u8], &'a [u8]);
+    type ColumnsMut = (&'a mut [u8], &'a mut [u8]);
+
+    fn split_first_mut(columns: Self::ColumnsMut) -> Option<(Self::Mut, Self::ColumnsMut)> {
+        let (a, ra) = columns.0.split_first_mut()?;
+        let (b, rb) = columns.1.split_first_mut()?;
+        Some(((a, b), (ra, rb)))
+    }
+    fn split_last_mut(columns: Self::ColumnsMut) -> Option<(Self::Mut, Self::ColumnsMut)> {
+        let (a, ra) = columns.0.split_last_mut()?;
+        let (b, rb) = columns.1.split_last_mut()?;
+        Some(((a, b), (ra, rb)))
+    }
+}
+
+impl SoaRow for Broken {
+    type Storage = (Vec<u8>, Vec<u8>);
+
+    fn new_storage(capacity: usize) -> Self::Storage {
+        (Vec::with_capacity(capacity), Vec::with_capacity(capacity))
+    }
+    fn column_len(storage: &Self::Storage) -> usize {
+        storage.0.len()
+    }
+    fn reserve(storage: &mut Self::Storage, additional: usize) {
+        storage.0.reserve(additional);
+    }
+    fn try_reserve(
+        storage: &mut Self::Storage,
+        additional: usize,
+    ) -> Result<(), std::collections::TryReserveError> {
+        storage.0.try_reserve(additional)
+    }
+    fn shrink_to_fit(_: &mut Self::Storage) {}
+    fn push(storage: &mut Self::Storage, value: Self) {
+        storage.0.push(value.0);
+        std::hint::black_box(value.1); // the second column is forgotten
+    }
+    fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self {
+        Broken(storage.0.swap_remove(row), storage.1.swap_remove(row))
+    }
+    fn pop(storage: &mut Self::Storage) -> Option<Self> {
+        Some(Broken(storage.0.pop()?, storage.1.pop()?))
+    }
+    fn columns(storage: &Self::Storage) -> SoaColumns<'_, Self> {
+        (&storage.0, &storage.1)
+    }
+    fn columns_mut(storage: &mut Self::Storage) -> SoaColumnsMut<'_, Self> {
+        (&mut storage.0, &mut storage.1)
+    }
+    fn row(storage: &Self::Storage, row: usize) -> SoaRef<'_, Self> {
+        (&storage.0[row], &storage.1[row])
+    }
+    fn row_mut(storage: &mut Self::Storage, row: usize) -> SoaMut<'_, Self> {
+        (&mut storage.0[row], &mut storage.1[row])
+    }
+}
+
+#[test]
+fn a_soa_row_that_breaks_its_contract_panics_instead_of_misbehaving() {
+    SoaPool::<Broken>::with(|mut pool| {
+        // Release builds skip the length check; then the first row lookup panics on the
+        // missing column's bounds check.
+        let inserted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let k = pool.insert_keyed(Broken(1, 2));
+            let _ = pool.get_key(k);
+        }));
+        assert!(inserted.is_err());
+        // Whatever state the panic left, every safe call panics or answers, in bounds.
+        assert_eq!(pool.iter_mut().count(), 0, "the row with a missing column is cut off");
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.retain(|_, _| false);
+        }));
+    });
+}
