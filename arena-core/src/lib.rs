@@ -106,6 +106,7 @@ extern crate alloc;
 mod allocator;
 mod arena;
 mod block;
+mod block_info;
 mod block_pool;
 mod brand;
 mod bump;
@@ -140,6 +141,7 @@ mod sync_size_class;
 mod vec;
 
 pub use arena::Arena;
+pub use block_info::{BlockInfo, BlockKind};
 pub use block_pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 pub use brand::Brand;
 pub use error::{AllocError, LimitKind, TryAllocError};

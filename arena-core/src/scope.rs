@@ -61,6 +61,7 @@ use core::marker::PhantomData;
 use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
+use crate::block_info::BlockInfo;
 use crate::block_pool::{BlockCache, BlockPool};
 use crate::bump::Bump;
 use crate::drop_list::{DropList, DropNode};
@@ -1022,6 +1023,51 @@ impl<'p> Scope<'p> {
             reserved_bytes: stats.reserved_bytes,
             blocks: stats.blocks,
         }
+    }
+
+    /// Bytes left in the current block: what can be allocated (alignment padding
+    /// included) before the scope takes another block. 0 before the first block
+    /// (bumpalo's `chunk_capacity`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.alloc(0_u8);
+    /// let room = scope.block_room();
+    /// scope.alloc_slice_fill_copy(room, 0_u8); // fills the block exactly
+    /// assert_eq!((scope.block_room(), scope.stats().blocks), (0, 1));
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn block_room(&self) -> usize {
+        self.bump.room()
+    }
+
+    /// The blocks the scope holds now: the current one first, then the older ones (newest
+    /// first), then the blocks of growing collections. A snapshot: allocating while
+    /// iterating does not change it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{BlockKind, BlockPool};
+    ///
+    /// let pool = BlockPool::new();
+    /// let scope = pool.scope();
+    /// for _ in 0..3 {
+    ///     scope.alloc([0_u8; 3000]); // 2 fit in a block of 8 KiB
+    /// }
+    /// let blocks: Vec<_> = scope.blocks().collect();
+    /// assert_eq!(blocks.len(), 2);
+    /// assert_eq!((blocks[0].kind, blocks[1].kind), (BlockKind::Current, BlockKind::Retired));
+    /// let held: usize = blocks.iter().map(|b| b.size).sum();
+    /// assert_eq!(held, scope.stats().reserved_bytes);
+    /// ```
+    #[must_use]
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockInfo> + use<> {
+        self.bump.block_infos().into_iter()
     }
 
     /// Drops every value and runs every callback now, keeps the current block for reuse

@@ -33,4 +33,5 @@ mod secondary_map;
 mod serde;
 mod shared_block_pool;
 mod size_class;
+mod small_limits;
 mod sync_pools;
