@@ -333,6 +333,43 @@ impl<'p> Bump<'p> {
         unsafe { self.source.release(block) };
     }
 
+    /// The cursor now: taken before an allocation, it lets
+    /// [`give_back_tip_from`](Self::give_back_tip_from) return the alignment padding too.
+    #[inline(always)]
+    pub(crate) fn cursor(&self) -> *mut u8 {
+        self.cur.get()
+    }
+
+    /// Gives the tip allocation back like [`give_back_tip`](Self::give_back_tip), and the
+    /// alignment padding in front of it: the cursor returns to `before` (the
+    /// [`cursor`](Self::cursor) taken before the allocation) if that lies in the current
+    /// block, at or below `ptr` (the allocation did not take a new block).
+    ///
+    /// # Safety
+    ///
+    /// As [`give_back_tip`](Self::give_back_tip); `before` was the cursor right before
+    /// `ptr` was allocated.
+    #[inline]
+    pub(crate) unsafe fn give_back_tip_from(
+        &self,
+        before: *mut u8,
+        ptr: NonNull<u8>,
+        layout: Layout,
+    ) {
+        if !self.is_tip(ptr, layout) {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.give_back_tip(ptr, layout) };
+            return;
+        }
+        let at = ptr.as_ptr().addr();
+        let same_block =
+            self.with_head(|head| head.data_start().addr() <= before.addr()) == Some(true);
+        let to = if same_block && before.addr() <= at { before.addr() } else { at };
+        // S3 holds: the bytes from `to` on are the allocation, given up by its only user
+        // (caller), and padding nobody was handed.
+        self.cur.set(self.cur.get().with_addr(to));
+    }
+
     /// Resizes the tip allocation in place if it is the tip, stays aligned for
     /// `new_layout`, and fits in the current block; returns whether it did.
     ///

@@ -103,6 +103,7 @@
 
 extern crate alloc;
 
+mod alloc_or_init_error;
 mod allocator;
 mod arena;
 mod block;
@@ -140,6 +141,7 @@ mod sync_pool;
 mod sync_size_class;
 mod vec;
 
+pub use alloc_or_init_error::AllocOrInitError;
 pub use arena::Arena;
 pub use block_info::{BlockInfo, BlockKind};
 pub use block_pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};

@@ -139,3 +139,18 @@ fn blocks_report_each_block_once_with_sizes_that_add_up() {
     let data = v.as_ptr() as usize;
     assert!(buffer.addr <= data && data + 3000 * 8 <= buffer.addr + buffer.capacity);
 }
+
+#[test]
+fn an_oversize_value_that_fails_to_build_gives_its_block_back_at_once() {
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    scope.alloc(0_u8);
+    let held = scope.stats();
+    let err = scope.alloc_try_with(|| Err::<[u8; 20_000], _>("no"));
+    assert_eq!(err.err(), Some("no"));
+    assert_eq!(scope.stats(), held, "the oversize block went straight back");
+    let slice =
+        scope.alloc_slice_try_fill_with(30_000, |i| if i < 10 { Ok(i as u8) } else { Err(i) });
+    assert_eq!(slice.err(), Some(10));
+    assert_eq!(scope.stats(), held);
+}
