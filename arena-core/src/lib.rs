@@ -98,7 +98,7 @@
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-derive`.
 //! - `serde`: `Serialize`/`Deserialize` for [`PoolKey`], [`KeyPool`] and a
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
-//!   stale), `Serialize` for [`ArenaVec`] and [`ArenaString`].
+//!   stale), `Serialize` for [`ArenaVec`], [`ArenaString`] and [`ArenaBox`].
 #![cfg_attr(not(feature = "std"), no_std)]
 
 extern crate alloc;
@@ -106,6 +106,7 @@ extern crate alloc;
 mod alloc_or_init_error;
 mod allocator;
 mod arena;
+mod arena_box;
 mod block;
 mod block_info;
 mod block_pool;
@@ -143,6 +144,7 @@ mod vec;
 
 pub use alloc_or_init_error::AllocOrInitError;
 pub use arena::Arena;
+pub use arena_box::ArenaBox;
 pub use block_info::{BlockInfo, BlockKind};
 pub use block_pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 pub use brand::Brand;

@@ -16,6 +16,7 @@ mod drops;
 mod errors;
 mod hostile_allocator;
 mod hostile_arena;
+mod hostile_arena_box;
 mod hostile_arena_string;
 mod hostile_arena_vec;
 mod hostile_scope;
