@@ -320,6 +320,29 @@ impl<'p> Scope<'p> {
         unsafe { self.bump.give_back_tip_from(slot.before, slot.base, slot.layout) };
     }
 
+    /// Makes the scope drop `len` values at `data` when it ends (a collection handing its
+    /// elements over): allocates their drop node, if they need one, and links it.
+    ///
+    /// # Safety
+    ///
+    /// The `len` values are initialised, lie in memory that stays allocated until the
+    /// scope ends (this scope's own memory), and from now on nothing but the scope drops
+    /// them or uses them past the scope's end; `T: 'p` (the values may borrow nothing of
+    /// the scope, S4's premise for running their destructors last).
+    pub(crate) unsafe fn adopt<T: 'p>(
+        &self,
+        data: NonNull<T>,
+        len: usize,
+    ) -> Result<(), AllocError> {
+        if needs_drop::<T>() && len > 0 {
+            let node = self.bump.alloc(Layout::new::<DropNode>())?.cast::<DropNode>();
+            // SAFETY: S4: the node is fresh memory in this scope's blocks; the values are
+            // initialised, stay allocated and are dropped by nobody else (caller).
+            unsafe { self.drops.push(node, DropNode::drop_slice(data, len)) };
+        }
+        Ok(())
+    }
+
     /// Moves `value` into `slot` and links its drop node.
     ///
     /// # Safety

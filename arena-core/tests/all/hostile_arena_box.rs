@@ -3,7 +3,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use arena_core::{Arena, ArenaBox, ArenaVec, BlockPool, unsize_box};
+use arena_core::{Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, CollectIn, unsize_box};
 
 use crate::common::{
     Counted, Noisy, PanicsOnDrop, ZstDrop, expect_panic, reset_zst_drops, scaled, sorted, zst_drops,
@@ -154,6 +154,31 @@ fn a_box_sent_to_another_thread_drops_its_value_there() {
     });
     assert_ne!(dropped_on, std::thread::current().id());
     scope.alloc(1_u8); // the scope was never touched by the other thread
+}
+
+#[test]
+fn boxed_slices_from_vectors_in_every_growth_regime_drop_their_elements_once() {
+    let drops = Cell::new(0);
+    let pool = BlockPool::new();
+    let scope = pool.scope();
+    for n in [0, 3, 2000] {
+        let mut v = ArenaVec::new_in(&scope);
+        for i in 0..n {
+            v.push(Counted::new(i, &drops));
+            if i % 7 == 0 {
+                scope.alloc(i); // not always the tip
+            }
+        }
+        let boxed = v.into_boxed_slice();
+        assert_eq!(boxed.len(), n);
+        assert!(boxed.iter().enumerate().all(|(i, c)| c.id == i));
+        drop(boxed);
+    }
+    assert_eq!(drops.get(), 2003);
+    let collected: ArenaBox<'_, [usize]> = (0..5).collect_in(&scope);
+    assert_eq!(&*collected, [0, 1, 2, 3, 4]);
+    let text = ArenaString::from_str_in("boxed", &scope).into_boxed_str();
+    assert_eq!(&*text, "boxed");
 }
 
 #[test]

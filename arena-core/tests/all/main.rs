@@ -23,6 +23,7 @@ mod hostile_scope;
 mod hostile_secondary_map;
 mod hostile_sync_pool;
 mod hostile_sync_size_class;
+mod hostile_vec_ops;
 mod key_pool;
 mod model;
 mod nested;
