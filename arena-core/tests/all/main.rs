@@ -27,6 +27,7 @@ mod hostile_vec_ops;
 mod key_pool;
 mod model;
 mod nested;
+mod peer_bumpalo;
 mod pool;
 mod pool_model;
 mod row_index;
