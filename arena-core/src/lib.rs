@@ -29,7 +29,11 @@
 //! - [`AllocError`] / [`TryAllocError`]: what a `try_` method returns, value included.
 //! - [`ArenaVec`] and [`ArenaString`]: growable collections in a scope that grow in place
 //!   at the tip and then in a page-filled block of their own, so the scope
-//!   holds little more than their capacity.
+//!   holds little more than their capacity; [`vec!`] and [`format!`] build them
+//!   (`vec![in &scope; 1, 2]`), [`CollectIn`] collects into them.
+//! - [`ArenaBox`]: an owning pointer into a scope, dropping its value when it drops:
+//!   recursive types, trait objects, values that borrow the scope's other values.
+//!   `docs/coming-from-bumpalo.md` maps bumpalo's API to these.
 //! - `&Scope` implements `allocator_api2::alloc::Allocator`: `allocator_api2::vec::Vec`
 //!   and `hashbrown` collections keep their buffers in a scope; the newest allocation
 //!   grows and shrinks in place.
