@@ -260,63 +260,51 @@ impl Drop for Tracked<'_> {
     }
 }
 
+/// bumpalo's predicate in its `panic_in_*` tests: drops `Tracked(1)`, panics on
+/// `Tracked(2)`, keeps `Tracked(3)`.
+fn keep_or_panic(id: i32) -> bool {
+    assert!(id != 2, "predicate panics on purpose");
+    id != 1
+}
+
+/// Runs `filter` on a vector of `Tracked(1..=3)`, expecting it to panic; returns how many
+/// values were dropped in all once everything is gone.
+fn drops_after_a_panicking_filter(filter: impl FnOnce(&mut ArenaVec<'_, Tracked<'_>>)) -> usize {
+    let drops = Cell::new(0);
+    let arena = Arena::new();
+    expect_panic(|| {
+        let mut v = ArenaVec::new_in(&arena);
+        v.extend([1, 2, 3].map(|i| Tracked(i, &drops)));
+        filter(&mut v);
+    });
+    drops.get()
+}
+
 /// bumpalo `tests/all/vec.rs::panic_in_drain_filter`, with `extract_if` (std's name for
 /// `drain_filter`). Deliberate difference: bumpalo expects 2 drops because it leaks the
 /// element whose predicate panicked; here it stays in the vector and is dropped with it,
 /// so all 3 drop, each once.
 #[test]
 fn vec_panic_in_drain_filter() {
-    let drops = Cell::new(0);
-    let arena = Arena::new();
-    expect_panic(|| {
-        let mut v = ArenaVec::new_in(&arena);
-        v.push(Tracked(1, &drops)); // extracted
-        v.push(Tracked(2, &drops)); // the predicate panics here
-        v.push(Tracked(3, &drops)); // kept
-        let mut it = v.extract_if(.., |x| match x.0 {
-            1 => true,
-            2 => panic!("predicate panics on purpose"),
-            _ => false,
-        });
+    let drops = drops_after_a_panicking_filter(|v| {
+        let mut it = v.extract_if(.., |x| !keep_or_panic(x.0));
         let extracted = it.next();
         assert!(extracted.is_some());
         let _ = it.next();
     });
-    assert_eq!(drops.get(), 3);
+    assert_eq!(drops, 3);
 }
 
 /// bumpalo `tests/all/vec.rs::panic_in_retain`.
 #[test]
 fn vec_panic_in_retain() {
-    let drops = Cell::new(0);
-    let arena = Arena::new();
-    expect_panic(|| {
-        let mut v = ArenaVec::new_in(&arena);
-        v.extend([1, 2, 3].map(|i| Tracked(i, &drops)));
-        v.retain(|x| match x.0 {
-            1 => false,
-            2 => panic!("predicate panics on purpose"),
-            _ => true,
-        });
-    });
-    assert_eq!(drops.get(), 3);
+    assert_eq!(drops_after_a_panicking_filter(|v| v.retain(|x| keep_or_panic(x.0))), 3);
 }
 
 /// bumpalo `tests/all/vec.rs::panic_in_retain_mut`.
 #[test]
 fn vec_panic_in_retain_mut() {
-    let drops = Cell::new(0);
-    let arena = Arena::new();
-    expect_panic(|| {
-        let mut v = ArenaVec::new_in(&arena);
-        v.extend([1, 2, 3].map(|i| Tracked(i, &drops)));
-        v.retain_mut(|x| match x.0 {
-            1 => false,
-            2 => panic!("predicate panics on purpose"),
-            _ => true,
-        });
-    });
-    assert_eq!(drops.get(), 3);
+    assert_eq!(drops_after_a_panicking_filter(|v| v.retain_mut(|x| keep_or_panic(x.0))), 3);
 }
 
 // ----- string.rs --------------------------------------------------------------------
