@@ -55,6 +55,25 @@ unsafe impl Allocator for &Scope<'_> {
         unsafe { relocate(*self, ptr, new_layout, old_layout.size()) }
     }
 
+    /// Grows in place at the tip like [`grow`](Allocator::grow) (allocator-api2's default
+    /// would allocate anew and copy), then zeroes the new bytes.
+    unsafe fn grow_zeroed(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        // SAFETY: forwarded from the caller (`ptr` is a live allocation of `old_layout`,
+        // `new_layout` is at least as large).
+        let grown = unsafe { self.grow(ptr, old_layout, new_layout) }?;
+        let old = old_layout.size();
+        // SAFETY: the block holds `new_layout.size() >= old` bytes, all of them ours.
+        let tail = unsafe { grown.cast::<u8>().add(old) };
+        // SAFETY: as above: `new_layout.size() - old` bytes from `tail` are in the block.
+        unsafe { tail.write_bytes(0, new_layout.size() - old) };
+        Ok(grown)
+    }
+
     unsafe fn shrink(
         &self,
         ptr: NonNull<u8>,

@@ -1,8 +1,10 @@
 //! [`Arena`]: a scope that owns its blocks outright (seed 000's AutoFreeAlloc).
 
+use core::alloc::Layout;
 use core::fmt;
 use core::ops::Deref;
 
+use crate::error::{AllocError, fail};
 use crate::scope::Scope;
 
 /// A bump arena that asks the system for its own blocks and frees them when it ends.
@@ -52,7 +54,8 @@ impl Arena<'_> {
     /// # Panics
     ///
     /// If the system allocator refuses the block (through `handle_alloc_error`), or
-    /// `bytes` is too large for a layout.
+    /// `bytes` is too large for a layout (see
+    /// [`try_with_capacity`](Self::try_with_capacity)).
     ///
     /// # Examples
     ///
@@ -65,13 +68,55 @@ impl Arena<'_> {
     #[must_use]
     #[track_caller]
     pub fn with_capacity(bytes: usize) -> Self {
+        Self::try_with_capacity(bytes).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`new`](Self::new), as a `Result` (bumpalo's `Bump::try_new`). An arena takes
+    /// no memory until its first value, so this always succeeds; it exists so code written
+    /// for a fallible constructor keeps its shape (see
+    /// [`try_with_capacity`](Self::try_with_capacity) for one that can fail).
+    ///
+    /// # Errors
+    ///
+    /// None today.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::try_new()?;
+    /// assert_eq!(arena.stats().blocks, 0);
+    /// # Ok::<(), arena_core::AllocError>(())
+    /// ```
+    pub fn try_new() -> Result<Self, AllocError> {
+        Ok(Self::new())
+    }
+
+    /// Like [`with_capacity`](Self::with_capacity), returning an error instead of
+    /// panicking (bumpalo's `Bump::try_with_capacity`).
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::LayoutTooLarge`] if `bytes` and the block header exceed `isize::MAX`,
+    /// [`AllocError::OutOfMemory`] if the system refuses the block.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{AllocError, Arena};
+    ///
+    /// let arena = Arena::try_with_capacity(4096).unwrap();
+    /// assert!(arena.block_room() >= 4096);
+    /// let err = Arena::try_with_capacity(isize::MAX as usize + 1).unwrap_err();
+    /// assert!(matches!(err, AllocError::LayoutTooLarge { .. }));
+    /// ```
+    pub fn try_with_capacity(bytes: usize) -> Result<Self, AllocError> {
         let arena = Self::new();
         if bytes > 0 {
-            let layout = core::alloc::Layout::from_size_align(bytes, 1)
-                .unwrap_or_else(|_| panic!("arena-kit: {bytes} bytes cannot be allocated"));
-            arena.scope.prepare_block(layout);
+            let layout = Layout::from_size_align(bytes, 1)
+                .map_err(|_| AllocError::LayoutTooLarge { size: bytes, align: 1 })?;
+            arena.scope.try_prepare_block(layout)?;
         }
-        arena
+        Ok(arena)
     }
 }
 

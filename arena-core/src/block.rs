@@ -73,12 +73,18 @@ const fn data_offset(align: usize) -> usize {
 /// `layout` at the start of its data), rounded up to fill whole pages where that still
 /// makes a valid size.
 pub(crate) fn dedicated_size(layout: Layout) -> Result<usize, AllocError> {
+    let size = smallest_size(layout)?;
+    Ok(raw::page_fill(size).unwrap_or(size))
+}
+
+/// Bytes of the smallest block that holds `layout` at the start of its data (aligned to
+/// `max(layout.align(), BLOCK_ALIGN)`), unrounded: what a scope under a tight limit takes.
+pub(crate) fn smallest_size(layout: Layout) -> Result<usize, AllocError> {
     let align = layout.align().max(BLOCK_ALIGN);
-    let size = data_offset(align)
+    data_offset(align)
         .checked_add(layout.size())
         .filter(|&n| n <= isize::MAX as usize - (align - 1))
-        .ok_or(AllocError::LayoutTooLarge { size: layout.size(), align: layout.align() })?;
-    Ok(raw::page_fill(size).unwrap_or(size))
+        .ok_or(AllocError::LayoutTooLarge { size: layout.size(), align: layout.align() })
 }
 
 /// Whether `layout` surely fits in a fresh standard block of `block_size` bytes, whatever

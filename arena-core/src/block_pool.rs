@@ -584,13 +584,25 @@ impl<'s> BlockCache<'s> {
     #[cold]
     #[inline(never)]
     pub(crate) fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
+        self.acquire_sized(block::dedicated_size(layout)?, layout.align().max(BLOCK_ALIGN))
+    }
+
+    /// A block of exactly `size` bytes aligned to `align` (at least `BLOCK_ALIGN`), never
+    /// cached: a dedicated block, or one smaller than standard for a scope whose limit
+    /// leaves no room for a standard one. Freed when it comes back.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn acquire_sized(&self, size: usize, align: usize) -> Result<Block, AllocError> {
+        debug_assert!(
+            size != self.block_size || align != BLOCK_ALIGN,
+            "a standard block would be cached when it comes back"
+        );
         if let Some(hot) = self.hot.take() {
             // P3: the hot block joins the list, so the next standard acquisition takes
             // the slow path and records the peak that this block adds to.
             self.with_free(|free| free.push(hot));
         }
-        let size = block::dedicated_size(layout)?;
-        let block = self.allocate_block(size, layout.align().max(BLOCK_ALIGN))?;
+        let block = self.allocate_block(size, align)?;
         self.dedicated_live.set(self.dedicated_live.get() + 1);
         self.dedicated_bytes.set(self.dedicated_bytes.get() + size);
         self.note_live();

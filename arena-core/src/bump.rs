@@ -34,8 +34,14 @@
 //! - **(S2) Blocks stay until released**: every block in `head`, `chain` and `buffers` came
 //!   from `source` and goes back only in [`release_all`](Bump::release_all) (the owner's
 //!   end), [`release_retired`](Bump::release_retired) (a scope's `reset`, under
-//!   `&mut`), [`set_limit`](Bump::set_limit) (a current block nothing was allocated in)
-//!   or [`free_buffer`](Bump::free_buffer) (by the collection that owns the buffer).
+//!   `&mut`), [`set_limit`](Bump::set_limit) (a current block nothing was allocated in),
+//!   [`free_buffer`](Bump::free_buffer) (by the collection that owns the buffer) or
+//!   [`give_back_lone`](Bump::give_back_lone) (the block of one oversize allocation,
+//!   given back by its user).
+//! - **(S6) The lone allocation**: `lone`, when not null, is the start of the one
+//!   allocation in the block at the front of `chain`, which [`alloc_slow`](Bump::alloc_slow)
+//!   took for it alone and retired at once; nothing else was ever allocated in that
+//!   block. Any other change to `chain` clears it.
 //! - **(S3) Memory handed out is never handed out again** while the bump lives: it lies
 //!   behind `cur` (or in a retired or buffer block), and only `rewind`, which needs
 //!   `&mut self`, moves `cur` back over it.
@@ -52,7 +58,8 @@ use core::cell::Cell;
 use core::fmt;
 use core::ptr::NonNull;
 
-use crate::block::{self, Block, BlockList};
+use crate::block::{self, BLOCK_ALIGN, Block, BlockList};
+use crate::block_info::{BlockInfo, BlockKind};
 use crate::error::{AllocError, LimitKind};
 use crate::raw;
 use crate::source::Source;
@@ -76,6 +83,8 @@ pub(crate) struct Bump<'p> {
     reserved: Cell<usize>,
     /// Bytes handed out from blocks other than the current one.
     retired: Cell<usize>,
+    /// The allocation alone in the block at the front of `chain`, or null (S6).
+    lone: Cell<*mut u8>,
 }
 
 /// The bump's counters, for [`ScopeStats`](crate::ScopeStats).
@@ -118,6 +127,7 @@ impl<'p> Bump<'p> {
             limit: Cell::new(None),
             reserved: Cell::new(0),
             retired: Cell::new(0),
+            lone: Cell::new(core::ptr::null_mut()),
         };
         if let Some((block, start, end)) = bump.source.first_block() {
             bump.cur.set(start);
@@ -220,11 +230,14 @@ impl<'p> Bump<'p> {
             self.head.set(head);
             self.retired.set(self.retired.get() + pad + layout.size());
             with_list(&self.chain, |chain| chain.push(block));
+            // S6: the block holds this allocation alone, at the front of `chain`.
+            self.lone.set(p);
         } else {
             if let Some(head) = head {
                 let used = self.cur.get().addr() - head.data_start().addr();
                 self.retired.set(self.retired.get() + used);
                 with_list(&self.chain, |chain| chain.push(head));
+                self.lone.set(core::ptr::null_mut());
             }
             self.head.set(Some(block));
             self.cur.set(next);
@@ -245,18 +258,31 @@ impl<'p> Bump<'p> {
     /// A block from the source that can hold `layout`, if the limit allows it.
     #[inline(always)]
     fn take_block(&self, layout: Layout) -> Result<Block, AllocError> {
-        if let Some(limit) = self.limit.get() {
-            self.check_limit(limit, layout)?;
-        }
-        let block = self.source.acquire(layout)?;
+        let block = match self.limit.get() {
+            None => self.source.acquire(layout)?,
+            Some(limit) => self.take_block_limited(limit, layout)?,
+        };
         self.reserved.set(self.reserved.get() + block.size());
         Ok(block)
     }
 
+    /// [`take_block`](Self::take_block) under a limit: the block the source would hand
+    /// out if it fits under the limit; otherwise (as bumpalo takes a smaller chunk) a
+    /// smaller block filling the room the limit leaves, if that still holds `layout`.
     #[cold]
-    fn check_limit(&self, limit: usize, layout: Layout) -> Result<(), AllocError> {
+    fn take_block_limited(&self, limit: usize, layout: Layout) -> Result<Block, AllocError> {
+        let held = self.reserved.get();
         let size = self.source.block_size_for(layout)?;
-        LimitKind::Scope.check(limit, self.reserved.get(), size)
+        if LimitKind::Scope.check(limit, held, size).is_ok() {
+            return self.source.acquire(layout);
+        }
+        let smallest = block::smallest_size(layout)?;
+        LimitKind::Scope.check(limit, held, smallest)?;
+        // All the room under the limit (a multiple of the block alignment), so that the
+        // small allocations after this one fit in the same block; never less than the
+        // request needs. `held + smallest <= limit` was just checked.
+        let size = ((limit - held) & !(BLOCK_ALIGN - 1)).max(smallest);
+        self.source.acquire_sized(size, layout.align().max(BLOCK_ALIGN))
     }
 
     // ----- the tip -----------------------------------------------------------------------
@@ -279,7 +305,69 @@ impl<'p> Bump<'p> {
         if self.is_tip(ptr, layout) {
             // S3 holds: the bytes are given up by their only user (caller).
             self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr()));
+        } else if ptr.as_ptr() == self.lone.get() {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.give_back_lone(ptr, layout) };
         }
+    }
+
+    /// Gives back the block that [`alloc_slow`](Self::alloc_slow) took for `ptr` alone
+    /// (S6), to the source, now.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is the lone allocation (S6), of `layout`, and its only user gives it up: not
+    /// used afterwards.
+    #[cold]
+    unsafe fn give_back_lone(&self, ptr: NonNull<u8>, layout: Layout) {
+        debug_assert!(ptr.as_ptr() == self.lone.get(), "not the lone allocation");
+        self.lone.set(core::ptr::null_mut());
+        let Some(block) = with_list(&self.chain, BlockList::pop) else {
+            unreachable!("S6: the lone allocation's block is at the front of the chain")
+        };
+        let pad = ptr.as_ptr().addr() - block.data_start().addr();
+        self.retired.set(self.retired.get() - pad - layout.pad_to_align().size());
+        self.reserved.set(self.reserved.get() - block.size());
+        // SAFETY: S2, S6: the block came from this source and held this allocation alone,
+        // which its user gives up (caller); it was unlinked just above.
+        unsafe { self.source.release(block) };
+    }
+
+    /// The cursor now: taken before an allocation, it lets
+    /// [`give_back_tip_from`](Self::give_back_tip_from) return the alignment padding too.
+    #[inline(always)]
+    pub(crate) fn cursor(&self) -> *mut u8 {
+        self.cur.get()
+    }
+
+    /// Gives the tip allocation back like [`give_back_tip`](Self::give_back_tip), and the
+    /// alignment padding in front of it: the cursor returns to `before` (the
+    /// [`cursor`](Self::cursor) taken before the allocation) if that lies in the current
+    /// block, at or below `ptr` (the allocation did not take a new block).
+    ///
+    /// # Safety
+    ///
+    /// As [`give_back_tip`](Self::give_back_tip); `before` was the cursor right before
+    /// `ptr` was allocated.
+    #[inline]
+    pub(crate) unsafe fn give_back_tip_from(
+        &self,
+        before: *mut u8,
+        ptr: NonNull<u8>,
+        layout: Layout,
+    ) {
+        if !self.is_tip(ptr, layout) {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.give_back_tip(ptr, layout) };
+            return;
+        }
+        let at = ptr.as_ptr().addr();
+        let same_block =
+            self.with_head(|head| head.data_start().addr() <= before.addr()) == Some(true);
+        let to = if same_block && before.addr() <= at { before.addr() } else { at };
+        // S3 holds: the bytes from `to` on are the allocation, given up by its only user
+        // (caller), and padding nobody was handed.
+        self.cur.set(self.cur.get().with_addr(to));
     }
 
     /// Resizes the tip allocation in place if it is the tip, stays aligned for
@@ -353,8 +441,9 @@ impl<'p> Bump<'p> {
     }
 
     /// Resizes a buffer from [`alloc_buffer`](Self::alloc_buffer) to hold `new_layout`
-    /// (same alignment); it may move. Returns the new data start and the bytes it holds.
-    /// On failure the buffer is unchanged.
+    /// (same alignment; larger or smaller, but still more than a standard block holds); it
+    /// may move. Returns the new data start and the bytes it holds. On failure the buffer
+    /// is unchanged.
     ///
     /// # Safety
     ///
@@ -365,13 +454,19 @@ impl<'p> Bump<'p> {
         ptr: NonNull<u8>,
         new_layout: Layout,
     ) -> Result<(NonNull<u8>, usize), AllocError> {
+        debug_assert!(new_layout.size() > self.standard_capacity(), "buffer fits a standard block");
         let size = block::dedicated_size(new_layout)?;
         let keep = |block| with_list(&self.buffers, |buffers| buffers.push(block));
         let Some(block) = with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
             unreachable!("a buffer is in its bump's buffer list")
         };
         let old_size = block.size();
-        let (_, old_bytes) = buffer_of(&block);
+        let (old_data, old_bytes) = buffer_of(&block);
+        if size == old_size {
+            // Page filling makes this request the size the buffer already has.
+            keep(block);
+            return Ok((old_data, old_bytes));
+        }
         if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old_size))
             && let Err(error) = LimitKind::Scope.check(limit, self.reserved.get(), more)
         {
@@ -440,6 +535,33 @@ impl<'p> Bump<'p> {
         }
     }
 
+    /// Bytes left in the current block (none without a block): what can be bumped before
+    /// the next block is taken.
+    #[inline]
+    pub(crate) fn room(&self) -> usize {
+        self.end.get().addr() - self.cur.get().addr()
+    }
+
+    /// Every block held: the current one, then the older ones, newest first, then the
+    /// buffer blocks.
+    pub(crate) fn block_infos(&self) -> alloc::vec::Vec<BlockInfo> {
+        // Room for all of them first: nothing below may panic while a list is taken out.
+        let mut infos = alloc::vec::Vec::with_capacity(self.stats().blocks);
+        let info = |kind, block: &Block, room| {
+            BlockInfo::new(kind, block.size(), block.data_start().addr(), block.capacity(), room)
+        };
+        if let Some(current) = self.with_head(|head| info(BlockKind::Current, head, self.room())) {
+            infos.push(current);
+        }
+        with_list(&self.chain, |chain| {
+            infos.extend(chain.iter().map(|b| info(BlockKind::Retired, b, 0)));
+        });
+        with_list(&self.buffers, |buffers| {
+            infos.extend(buffers.iter().map(|b| info(BlockKind::Buffer, b, 0)));
+        });
+        infos
+    }
+
     pub(crate) fn stats(&self) -> BumpStats {
         let current =
             self.with_head(|head| self.cur.get().addr() - head.data_start().addr()).unwrap_or(0);
@@ -479,6 +601,7 @@ impl<'p> Bump<'p> {
     #[cold]
     #[inline(never)]
     unsafe fn release_retired(&mut self) {
+        self.lone.set(core::ptr::null_mut());
         let mut older = self.chain.take();
         older.prepend(self.buffers.take());
         // SAFETY: S2: forwarded from the caller.

@@ -61,6 +61,8 @@ use core::marker::PhantomData;
 use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
+use crate::alloc_or_init_error::AllocOrInitError;
+use crate::block_info::BlockInfo;
 use crate::block_pool::{BlockCache, BlockPool};
 use crate::bump::Bump;
 use crate::drop_list::{DropList, DropNode};
@@ -155,6 +157,11 @@ pub struct ScopeStats {
 struct Reserved<T> {
     data: NonNull<T>,
     node: Option<NonNull<DropNode>>,
+    /// The whole reservation (node included), its padded layout and the cursor before
+    /// it, to give it back (padding included) when nothing is built after all.
+    base: NonNull<u8>,
+    layout: Layout,
+    before: *mut u8,
 }
 
 impl<T> Clone for Reserved<T> {
@@ -245,20 +252,27 @@ impl<'p> Scope<'p> {
     }
 
     /// Makes a fresh block that can hold `layout` the current one, before any allocation
-    /// (`Arena::with_capacity`).
-    #[track_caller]
-    pub(crate) fn prepare_block(&self, layout: Layout) {
-        self.bump.prepare(layout).unwrap_or_else(|e| fail(e));
+    /// (`Arena::try_with_capacity`).
+    pub(crate) fn try_prepare_block(&self, layout: Layout) -> Result<(), AllocError> {
+        self.bump.prepare(layout)
     }
 
     /// Room for one `T`, plus a drop node when `T` has drop glue.
     #[inline(always)]
     fn reserve_one<T>(&self) -> Result<Reserved<T>, AllocError> {
-        if needs_drop::<T>() {
-            self.reserve_with_node::<T>()
+        self.reserve_as::<T>(needs_drop::<T>())
+    }
+
+    /// Room for one `R`, plus a drop node if `with_node`.
+    #[inline(always)]
+    fn reserve_as<R>(&self, with_node: bool) -> Result<Reserved<R>, AllocError> {
+        if with_node {
+            self.reserve_with_node::<R>()
         } else {
-            let data = self.bump.alloc(Layout::new::<T>())?.cast();
-            Ok(Reserved { data, node: None })
+            let layout = Layout::new::<R>();
+            let before = self.bump.cursor();
+            let base = self.bump.alloc(layout)?;
+            Ok(Reserved { data: base.cast(), node: None, base, layout, before })
         }
     }
 
@@ -272,10 +286,11 @@ impl<'p> Scope<'p> {
     #[inline(always)]
     fn reserve_after_node<T>(&self, value: Layout) -> Result<Reserved<T>, AllocError> {
         let (layout, offset) = with_node(value)?;
+        let before = self.bump.cursor();
         let base = self.bump.alloc(layout)?;
         // SAFETY: `offset` is within the `layout` just allocated at `base`.
         let data = unsafe { base.add(offset) }.cast();
-        Ok(Reserved { data, node: Some(base.cast()) })
+        Ok(Reserved { data, node: Some(base.cast()), base, layout, before })
     }
 
     /// Room for `len` values of `T`, plus a drop node when they need dropping.
@@ -285,8 +300,47 @@ impl<'p> Scope<'p> {
         if needs_drop::<T>() && len > 0 {
             self.reserve_after_node(array)
         } else {
-            Ok(Reserved { data: self.bump.alloc(array)?.cast(), node: None })
+            let before = self.bump.cursor();
+            let base = self.bump.alloc(array)?;
+            Ok(Reserved { data: base.cast(), node: None, base, layout: array, before })
         }
+    }
+
+    /// Gives an unused reservation back, if nothing was allocated after it (otherwise its
+    /// bytes stay unused until the scope ends).
+    ///
+    /// # Safety
+    ///
+    /// `slot` came from this scope's `reserve_*`, holds no value that anything will use or
+    /// drop, and is not used afterwards.
+    #[inline]
+    unsafe fn give_back<T>(&self, slot: Reserved<T>) {
+        // SAFETY: S3: the reservation is a live allocation of `slot.layout` from this
+        // bump, and its only user gives it up (caller).
+        unsafe { self.bump.give_back_tip_from(slot.before, slot.base, slot.layout) };
+    }
+
+    /// Makes the scope drop `len` values at `data` when it ends (a collection handing its
+    /// elements over): allocates their drop node, if they need one, and links it.
+    ///
+    /// # Safety
+    ///
+    /// The `len` values are initialised, lie in memory that stays allocated until the
+    /// scope ends (this scope's own memory), and from now on nothing but the scope drops
+    /// them or uses them past the scope's end; `T: 'p` (the values may borrow nothing of
+    /// the scope, S4's premise for running their destructors last).
+    pub(crate) unsafe fn adopt<T: 'p>(
+        &self,
+        data: NonNull<T>,
+        len: usize,
+    ) -> Result<(), AllocError> {
+        if needs_drop::<T>() && len > 0 {
+            let node = self.bump.alloc(Layout::new::<DropNode>())?.cast::<DropNode>();
+            // SAFETY: S4: the node is fresh memory in this scope's blocks; the values are
+            // initialised, stay allocated and are dropped by nobody else (caller).
+            unsafe { self.drops.push(node, DropNode::drop_slice(data, len)) };
+        }
+        Ok(())
     }
 
     /// Moves `value` into `slot` and links its drop node.
@@ -313,35 +367,67 @@ impl<'p> Scope<'p> {
 
     /// Fills `slot` with up to `len` values from `next`, stopping early at `None`; links
     /// the drop node for the values written. If `next` panics, the values written so far
-    /// are dropped and nothing is linked.
+    /// are dropped, nothing is linked and the reservation is given back (when nothing was
+    /// allocated after it).
     ///
     /// # Safety
     ///
     /// `slot` came from `reserve_slice::<T>(len)` of this scope and is used once.
+    #[inline]
     unsafe fn fill_slice<T>(
         &self,
         slot: Reserved<T>,
         len: usize,
         mut next: impl FnMut(usize) -> Option<T>,
     ) -> &mut [T] {
-        /// Drops the initialised prefix if `next` panics.
-        struct Partial<T> {
-            data: NonNull<T>,
+        // SAFETY: forwarded from the caller.
+        let filled: Result<_, core::convert::Infallible> =
+            unsafe { self.try_fill_slice(slot, len, |i| next(i).map(Ok)) };
+        match filled {
+            Ok(slice) => slice,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`fill_slice`](Self::fill_slice) whose values may fail to build: at the first
+    /// `Some(Err(e))` the values written so far are dropped, the reservation is given back
+    /// (when nothing was allocated after it) and `e` is returned.
+    ///
+    /// # Safety
+    ///
+    /// As [`fill_slice`](Self::fill_slice).
+    unsafe fn try_fill_slice<T, E>(
+        &self,
+        slot: Reserved<T>,
+        len: usize,
+        mut next: impl FnMut(usize) -> Option<Result<T, E>>,
+    ) -> Result<&mut [T], E> {
+        /// Drops the initialised prefix and gives the reservation back if `next` panics
+        /// or fails.
+        struct Partial<'a, 'p, T> {
+            scope: &'a Scope<'p>,
+            slot: Reserved<T>,
             init: usize,
         }
-        impl<T> Drop for Partial<T> {
+        impl<T> Drop for Partial<'_, '_, T> {
             fn drop(&mut self) {
-                let init = ptr::slice_from_raw_parts_mut(self.data.as_ptr(), self.init);
+                let init = ptr::slice_from_raw_parts_mut(self.slot.data.as_ptr(), self.init);
                 // SAFETY: exactly the first `init` values were written, and nothing else
                 // will drop them: the node was not linked and no reference escaped.
                 unsafe { ptr::drop_in_place(init) };
+                // SAFETY: the values were just dropped and the node was never linked, so
+                // the reservation holds nothing in use (if a destructor above panicked,
+                // this does not run: the bytes then simply stay unused).
+                unsafe { self.scope.give_back(self.slot) };
             }
         }
 
-        let mut partial = Partial { data: slot.data, init: 0 };
+        let mut partial = Partial { scope: self, slot, init: 0 };
         while partial.init < len {
-            let Some(value) = next(partial.init) else {
-                break;
+            let value = match next(partial.init) {
+                None => break,
+                Some(Ok(value)) => value,
+                Some(Err(e)) => return Err(e), // `partial` cleans up
             };
             // SAFETY: `init < len` and the slot holds `len` values.
             let place = unsafe { slot.data.add(partial.init) };
@@ -358,7 +444,7 @@ impl<'p> Scope<'p> {
         }
         // SAFETY: `init` values are initialised, aligned, in memory owned by the scope
         // and handed out once (S3); the slice borrows `self`.
-        unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), init) }
+        Ok(unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), init) })
     }
 
     // ----- single values ------------------------------------------------------------
@@ -488,6 +574,119 @@ impl<'p> Scope<'p> {
             Ok(slot) => Ok(unsafe { self.commit_one(slot, f()) }),
             Err(e) => Err(TryAllocError::new(e, f)),
         }
+    }
+
+    /// Builds the value in place with a constructor that may fail (bumpalo's
+    /// `alloc_try_with`): on `Ok` the value is in the scope, dropped when it ends; on
+    /// `Err` the error comes back and the room is given back, so nothing is left
+    /// allocated (unless `f` itself allocated in this scope: then the room stays unused
+    /// until the scope ends).
+    ///
+    /// Room for a `Result<T, E>` is reserved and `f`'s result written there, so a large
+    /// value can be built without a copy on the stack; on success the `Result`'s bytes
+    /// beyond `T` stay unused.
+    ///
+    /// # Errors
+    ///
+    /// `f`'s error.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached (before `f` is called), or `f` panics (the room is given
+    /// back then too).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let port: &mut u16 = scope.alloc_try_with(|| "8080".parse::<u16>()).unwrap();
+    /// assert_eq!(*port, 8080);
+    ///
+    /// let used = scope.stats().allocated_bytes;
+    /// assert!(scope.alloc_try_with(|| "eighty".parse::<u16>()).is_err());
+    /// assert_eq!(scope.stats().allocated_bytes, used); // nothing left allocated
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_try_with<T: 'p, E, F: FnOnce() -> Result<T, E>>(&self, f: F) -> Result<&mut T, E> {
+        match self.try_alloc_try_with(f) {
+            Ok(value) => Ok(value),
+            Err(AllocOrInitError::Init(e)) => Err(e),
+            Err(AllocOrInitError::Alloc(e)) => fail(e.error()),
+        }
+    }
+
+    /// Like [`alloc_try_with`](Self::alloc_try_with), but hands the closure back,
+    /// uncalled, if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocOrInitError::Alloc`] (with `f`) as [`try_alloc`](Self::try_alloc), or
+    /// [`AllocOrInitError::Init`] with `f`'s error (the room is given back then).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::AllocOrInitError;
+    ///
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// match scope.try_alloc_try_with(|| "x".parse::<u8>()) {
+    ///     Err(AllocOrInitError::Init(e)) => assert_eq!(e.to_string(), "invalid digit found in string"),
+    ///     _ => unreachable!(),
+    /// }
+    /// scope.set_limit(Some(0));
+    /// let f = match scope.try_alloc_try_with(|| "7".parse::<u8>()) {
+    ///     Err(AllocOrInitError::Alloc(e)) => e.into_value(),
+    ///     _ => unreachable!("no block may be taken"),
+    /// };
+    /// assert_eq!(f(), Ok(7)); // handed back, uncalled
+    /// ```
+    pub fn try_alloc_try_with<T: 'p, E, F: FnOnce() -> Result<T, E>>(
+        &self,
+        f: F,
+    ) -> Result<&mut T, AllocOrInitError<E, F>> {
+        /// Gives the room back if `f` panics.
+        struct GiveBack<'a, 'p, R> {
+            scope: &'a Scope<'p>,
+            slot: Reserved<R>,
+        }
+        impl<R> Drop for GiveBack<'_, '_, R> {
+            fn drop(&mut self) {
+                // SAFETY: `f` panicked before anything was written to the slot.
+                unsafe { self.scope.give_back(self.slot) };
+            }
+        }
+
+        // The node, if any, drops the `T` inside the `Result`; `E` is moved out on error.
+        let slot = match self.reserve_as::<Result<T, E>>(needs_drop::<T>()) {
+            Ok(slot) => slot,
+            Err(e) => return Err(AllocOrInitError::Alloc(TryAllocError::new(e, f))),
+        };
+        let guard = GiveBack { scope: self, slot };
+        // SAFETY: S3: the slot is fresh memory for one `Result<T, E>`, aligned, owned by
+        // this scope.
+        unsafe { slot.data.write(f()) };
+        mem::forget(guard);
+        // SAFETY: initialised just above; nothing else refers to the slot.
+        if let Ok(value) = unsafe { &mut *slot.data.as_ptr() } {
+            let value = NonNull::from(value);
+            if let Some(node) = slot.node {
+                // SAFETY: S4: the node lives in this scope's blocks; the value is
+                // initialised and only reachable through the `&mut` returned below.
+                unsafe { self.drops.push(node, DropNode::drop_slice(value, 1)) };
+            }
+            // SAFETY: initialised, borrowed from `self` (S2, S3).
+            return Ok(unsafe { &mut *value.as_ptr() });
+        }
+        // SAFETY: the `Result` (an error) is read out once and its slot never used again.
+        let Err(e) = (unsafe { slot.data.read() }) else {
+            unreachable!("the result was just matched as an error")
+        };
+        // SAFETY: the slot's only content was moved out just above.
+        unsafe { self.give_back(slot) };
+        Err(AllocOrInitError::Init(e))
     }
 
     /// Moves a `Copy` value into the scope. `Copy` values have no destructor, so they may
@@ -680,6 +879,98 @@ impl<'p> Scope<'p> {
         Ok(unsafe { self.fill_slice(slot, src.len(), |i| Some(src[i].clone())) })
     }
 
+    /// A slice of `len` clones of `value`. If a `clone` panics, the clones made so far
+    /// are dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `T::clone` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let rows = scope.alloc_slice_fill_clone(3, &vec![0_u8; 4]);
+    /// rows[1][0] = 9;
+    /// assert_eq!(rows, &[vec![0; 4], vec![9, 0, 0, 0], vec![0; 4]]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_clone<T: Clone + 'p>(&self, len: usize, value: &T) -> &mut [T] {
+        self.try_alloc_slice_fill_clone(len, value).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_fill_clone`](Self::alloc_slice_fill_clone), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy); nothing is cloned then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert!(scope.try_alloc_slice_fill_clone(usize::MAX, &String::new()).is_err());
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_clone<T: Clone + 'p>(
+        &self,
+        len: usize,
+        value: &T,
+    ) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(len)?;
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, len, |_| Some(value.clone())) })
+    }
+
+    /// A slice of `len` default values.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `T::default` panics (the values made
+    /// so far are dropped).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let names = scope.alloc_slice_fill_default::<String>(2);
+    /// names[0].push_str("first");
+    /// assert_eq!(names, &["first", ""]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_default<T: Default + 'p>(&self, len: usize) -> &mut [T] {
+        self.try_alloc_slice_fill_default(len).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_fill_default`](Self::alloc_slice_fill_default), returning an
+    /// error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_slice_fill_default::<u8>(3).unwrap(), &[0, 0, 0]);
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_default<T: Default + 'p>(
+        &self,
+        len: usize,
+    ) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(len)?;
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, len, |_| Some(T::default())) })
+    }
+
     /// A slice of `len` values, the `i`-th built by `f(i)`. If `f` panics, the values
     /// built so far are dropped.
     ///
@@ -728,6 +1019,79 @@ impl<'p> Scope<'p> {
             Ok(slot) => Ok(unsafe { self.fill_slice(slot, len, |i| Some(f(i))) }),
             Err(e) => Err(TryAllocError::new(e, f)),
         }
+    }
+
+    /// A slice of `len` values built by `f(i)`, which may fail (bumpalo's
+    /// `alloc_slice_try_fill_with`): at the first error the values built so far are
+    /// dropped, the room is given back (unless `f` allocated in this scope meanwhile), and
+    /// the error comes back.
+    ///
+    /// # Errors
+    ///
+    /// `f`'s first error.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached (before `f` is called), or `f` panics
+    /// (cleaned up as for an error).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let words = ["1", "2", "3"];
+    /// let ok = scope.alloc_slice_try_fill_with(3, |i| words[i].parse::<u32>()).unwrap();
+    /// assert_eq!(ok, &[1, 2, 3]);
+    ///
+    /// let used = scope.stats().allocated_bytes;
+    /// let bad = ["1", "two"];
+    /// assert!(scope.alloc_slice_try_fill_with(2, |i| bad[i].parse::<u32>()).is_err());
+    /// assert_eq!(scope.stats().allocated_bytes, used);
+    /// ```
+    #[track_caller]
+    pub fn alloc_slice_try_fill_with<T: 'p, E>(
+        &self,
+        len: usize,
+        mut f: impl FnMut(usize) -> Result<T, E>,
+    ) -> Result<&mut [T], E> {
+        let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        unsafe { self.try_fill_slice(slot, len, |i| Some(f(i))) }
+    }
+
+    /// Collects an iterator of `Result`s that knows its length into a slice, stopping at
+    /// the first error (bumpalo's `alloc_slice_try_fill_iter`), cleaned up as in
+    /// [`alloc_slice_try_fill_with`](Self::alloc_slice_try_fill_with).
+    ///
+    /// # Errors
+    ///
+    /// The iterator's first error.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached, or the iterator panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let parsed = scope.alloc_slice_try_fill_iter(["4", "2"].map(str::parse::<u8>));
+    /// assert_eq!(parsed.unwrap(), &[4, 2]);
+    /// assert!(scope.alloc_slice_try_fill_iter(["4", "x"].map(str::parse::<u8>)).is_err());
+    /// ```
+    #[track_caller]
+    pub fn alloc_slice_try_fill_iter<T: 'p, E, I>(&self, iter: I) -> Result<&mut [T], E>
+    where
+        I: IntoIterator<Item = Result<T, E>>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let mut iter = iter.into_iter();
+        let len = iter.len();
+        let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        unsafe { self.try_fill_slice(slot, len, |_| iter.next()) }
     }
 
     /// Collects an iterator into a slice in the scope.
@@ -1022,6 +1386,51 @@ impl<'p> Scope<'p> {
             reserved_bytes: stats.reserved_bytes,
             blocks: stats.blocks,
         }
+    }
+
+    /// Bytes left in the current block: what can be allocated (alignment padding
+    /// included) before the scope takes another block. 0 before the first block
+    /// (bumpalo's `chunk_capacity`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.alloc(0_u8);
+    /// let room = scope.block_room();
+    /// scope.alloc_slice_fill_copy(room, 0_u8); // fills the block exactly
+    /// assert_eq!((scope.block_room(), scope.stats().blocks), (0, 1));
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn block_room(&self) -> usize {
+        self.bump.room()
+    }
+
+    /// The blocks the scope holds now: the current one first, then the older ones (newest
+    /// first), then the blocks of growing collections. A snapshot: allocating while
+    /// iterating does not change it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{BlockKind, BlockPool};
+    ///
+    /// let pool = BlockPool::new();
+    /// let scope = pool.scope();
+    /// for _ in 0..3 {
+    ///     scope.alloc([0_u8; 3000]); // 2 fit in a block of 8 KiB
+    /// }
+    /// let blocks: Vec<_> = scope.blocks().collect();
+    /// assert_eq!(blocks.len(), 2);
+    /// assert_eq!((blocks[0].kind, blocks[1].kind), (BlockKind::Current, BlockKind::Retired));
+    /// let held: usize = blocks.iter().map(|b| b.size).sum();
+    /// assert_eq!(held, scope.stats().reserved_bytes);
+    /// ```
+    #[must_use]
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockInfo> + use<> {
+        self.bump.block_infos().into_iter()
     }
 
     /// Drops every value and runs every callback now, keeps the current block for reuse

@@ -7,8 +7,9 @@
 //!   pools stay out (the salt travels too). Deserialising checks that a slot holds a value
 //!   exactly when its meta word says so.
 //! - [`SecondaryMap`] of pool keys is a sequence of `[key, value]` pairs.
-//! - [`ArenaVec`] serialises as a sequence and [`ArenaString`] as a string (there is no
-//!   scope to deserialise into).
+//! - [`ArenaVec`] serialises as a sequence, [`ArenaString`] as a string and [`ArenaBox`]
+//!   as its value, as `Vec`, `String` and `Box` do (there is no scope to deserialise
+//!   into).
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -17,6 +18,7 @@ use core::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
+use crate::arena_box::ArenaBox;
 use crate::key_pool::{KeyPool, PoolKey};
 use crate::secondary_map::SecondaryMap;
 use crate::string::ArenaString;
@@ -171,5 +173,11 @@ impl<T: Serialize> Serialize for ArenaVec<'_, T> {
 impl Serialize for ArenaString<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self)
+    }
+}
+
+impl<T: Serialize + ?Sized> Serialize for ArenaBox<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(serializer)
     }
 }

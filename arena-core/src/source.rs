@@ -124,6 +124,17 @@ impl<'p> Source<'p> {
         }
     }
 
+    /// A block of exactly `size` bytes aligned to `align` (at least `BLOCK_ALIGN`, and
+    /// `size` at least [`block::smallest_size`] of what it is for), outside the standard
+    /// sizes and the arena's growth: what a scope takes when its limit leaves no room for
+    /// the block [`acquire`](Self::acquire) would hand out. Freed when it comes back.
+    pub(crate) fn acquire_sized(&self, size: usize, align: usize) -> Result<Block, AllocError> {
+        match self {
+            Source::Pool(pool) => pool.acquire_sized(size, align),
+            Source::System(_) => Block::allocate(size, align),
+        }
+    }
+
     /// Resizes a block from [`acquire_dedicated`](Self::acquire_dedicated); it may move.
     ///
     /// # Safety

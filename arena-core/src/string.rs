@@ -4,8 +4,10 @@
 
 use core::fmt;
 use core::ops::{Deref, DerefMut};
+use core::ptr::NonNull;
 
-use crate::error::{AllocError, TryAllocError};
+use crate::arena_box::ArenaBox;
+use crate::error::{AllocError, TryAllocError, fail};
 use crate::scope::Scope;
 use crate::vec::ArenaVec;
 
@@ -54,6 +56,73 @@ impl<'s> ArenaString<'s> {
         ArenaString { bytes: ArenaVec::new_in(scope) }
     }
 
+    /// An empty string in `scope` with room for at least `capacity` bytes.
+    ///
+    /// # Panics
+    ///
+    /// If the scope cannot provide the room.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let s = arena_core::ArenaString::with_capacity_in(64, &arena);
+    /// assert!(s.is_empty() && s.capacity() >= 64);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn with_capacity_in<'p>(capacity: usize, scope: &'s Scope<'p>) -> Self
+    where
+        'p: 's,
+    {
+        ArenaString { bytes: ArenaVec::with_capacity_in(capacity, scope) }
+    }
+
+    /// The text `args` formats to, in `scope`: what
+    /// [`arena_core::format!`](crate::format!) expands to.
+    ///
+    /// # Panics
+    ///
+    /// If the string cannot grow (a limit), or a `Display` implementation fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let s = arena_core::ArenaString::from_fmt_in(format_args!("{}-{}", 1, 2), &arena);
+    /// assert_eq!(s, "1-2");
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn from_fmt_in<'p>(args: fmt::Arguments<'_>, scope: &'s Scope<'p>) -> Self
+    where
+        'p: 's,
+    {
+        /// Keeps the reason the string could not grow.
+        struct Writer<'a, 's> {
+            string: &'a mut ArenaString<'s>,
+            error: Option<AllocError>,
+        }
+        impl fmt::Write for Writer<'_, '_> {
+            fn write_str(&mut self, part: &str) -> fmt::Result {
+                self.string.try_push_str(part).map_err(|e| {
+                    self.error = Some(e);
+                    fmt::Error
+                })
+            }
+        }
+
+        let mut string = Self::new_in(scope);
+        let mut writer = Writer { string: &mut string, error: None };
+        if fmt::write(&mut writer, args).is_err() {
+            match writer.error {
+                Some(e) => fail(e),
+                None => panic!("a formatting trait implementation returned an error"),
+            }
+        }
+        string
+    }
+
     /// A copy of `s` in `scope`.
     ///
     /// # Panics
@@ -95,7 +164,7 @@ impl<'s> ArenaString<'s> {
     /// ```
     #[track_caller]
     pub fn push_str(&mut self, s: &str) {
-        self.bytes.extend_from_slice(s.as_bytes());
+        self.bytes.extend_from_slice_copy(s.as_bytes());
     }
 
     /// Appends `s`, or says why the string could not grow (it is unchanged then).
@@ -116,7 +185,7 @@ impl<'s> ArenaString<'s> {
     /// ```
     pub fn try_push_str(&mut self, s: &str) -> Result<(), AllocError> {
         self.bytes.try_reserve(s.len())?;
-        self.bytes.extend_from_slice(s.as_bytes());
+        self.bytes.extend_from_slice_copy(s.as_bytes());
         Ok(())
     }
 
@@ -196,6 +265,136 @@ impl<'s> ArenaString<'s> {
     #[track_caller]
     pub fn reserve(&mut self, additional: usize) {
         self.bytes.reserve(additional);
+    }
+
+    /// Gives back the capacity past the length where the scope can take it back (see
+    /// [`ArenaVec::shrink_to_fit`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::with_capacity_in(100, &arena);
+    /// s.push_str("abc");
+    /// s.shrink_to_fit(); // the newest allocation: shrinks in place
+    /// assert_eq!(s.capacity(), 3);
+    /// ```
+    pub fn shrink_to_fit(&mut self) {
+        self.bytes.shrink_to_fit();
+    }
+
+    /// Keeps only the characters for which `keep` returns `true`, in order. If `keep`
+    /// panics, the characters it has not judged yet are kept: the string stays valid
+    /// UTF-8 whatever happens (bumpalo issue 261's case).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("a_b_ç", &arena);
+    /// s.retain(|c| c != '_');
+    /// assert_eq!(s, "abç");
+    /// ```
+    pub fn retain<F: FnMut(char) -> bool>(&mut self, mut keep: F) {
+        /// Moves the bytes not judged yet down over the removed ones and cuts the rest,
+        /// also when `keep` panics half-way.
+        struct Compact<'v, 's> {
+            bytes: &'v mut ArenaVec<'s, u8>,
+            /// Start of the bytes not judged yet (a character boundary).
+            read: usize,
+            /// End of the characters kept so far.
+            write: usize,
+        }
+        impl Drop for Compact<'_, '_> {
+            fn drop(&mut self) {
+                let len = self.bytes.len();
+                if self.write < self.read {
+                    self.bytes.copy_within(self.read..len, self.write);
+                }
+                self.bytes.truncate(len - (self.read - self.write));
+            }
+        }
+
+        let mut g = Compact { bytes: &mut self.bytes, read: 0, write: 0 };
+        while g.read < g.bytes.len() {
+            let at = g.read;
+            let c = first_char(&g.bytes[at..]);
+            let width = c.len_utf8();
+            if keep(c) {
+                if g.write < at {
+                    g.bytes.copy_within(at..at + width, g.write);
+                }
+                g.write += width;
+            }
+            // Judged only now: if `keep` panicked, `c` is still in the part kept whole.
+            g.read += width;
+        }
+    }
+
+    /// Inserts `c` at byte index `index`.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is past the end or not on a character boundary, or the string cannot
+    /// grow.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("ac", &arena);
+    /// s.insert(1, 'b');
+    /// assert_eq!(s, "abc");
+    /// ```
+    #[track_caller]
+    pub fn insert(&mut self, index: usize, c: char) {
+        self.insert_str(index, c.encode_utf8(&mut [0; 4]));
+    }
+
+    /// Inserts `s` at byte index `index`.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is past the end or not on a character boundary, or the string cannot
+    /// grow.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("héllo", &arena);
+    /// s.insert_str(3, "--");
+    /// assert_eq!(s, "hé--llo");
+    /// ```
+    #[track_caller]
+    pub fn insert_str(&mut self, index: usize, s: &str) {
+        assert!(self.is_char_boundary(index), "insert: {index} is not a char boundary");
+        self.bytes.extend_from_slice_copy(s.as_bytes());
+        // Whole characters move: the tail and `s` trade places.
+        self.bytes[index..].rotate_right(s.len());
+    }
+
+    /// Removes and returns the character at byte index `index`.
+    ///
+    /// # Panics
+    ///
+    /// If `index` is not on a character boundary or is at (or past) the end.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut s = arena_core::ArenaString::from_str_in("añb", &arena);
+    /// assert_eq!(s.remove(1), 'ñ');
+    /// assert_eq!(s, "ab");
+    /// ```
+    #[track_caller]
+    pub fn remove(&mut self, index: usize) -> char {
+        let Some(c) = self[index..].chars().next() else {
+            panic!("cannot remove a char from the end of a string")
+        };
+        self.bytes.drain(index..index + c.len_utf8());
+        c
     }
 
     /// Removes and returns the last character.
@@ -299,6 +498,42 @@ impl<'s> ArenaString<'s> {
         // SAFETY: UTF-8 as in `as_str`.
         unsafe { core::str::from_utf8_unchecked_mut(self.bytes.into_slice()) }
     }
+
+    /// Turns the string into an owning box (bumpalo's `into_boxed_str`), giving back
+    /// the capacity past the length where it can.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{ArenaBox, ArenaString};
+    ///
+    /// let arena = arena_core::Arena::new();
+    /// let b: ArenaBox<'_, str> = ArenaString::from_str_in("boxed", &arena).into_boxed_str();
+    /// assert_eq!(&*b, "boxed");
+    /// ```
+    #[must_use]
+    pub fn into_boxed_str(self) -> ArenaBox<'s, str> {
+        let bytes = ArenaBox::into_raw(self.bytes.into_boxed_slice());
+        // SAFETY: UTF-8 as in `as_str`; `str` has the layout of `[u8]`.
+        let text = unsafe { NonNull::new_unchecked(bytes.as_ptr() as *mut str) };
+        // SAFETY: X1 of `arena_box.rs`: the bytes were given up by their box just above;
+        // they stay allocated for `'s` and nobody else reaches them.
+        unsafe { ArenaBox::from_raw(text) }
+    }
+}
+
+/// The first character of `bytes`, which start on a character boundary of UTF-8 text.
+fn first_char(bytes: &[u8]) -> char {
+    let width = match bytes[0] {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    match core::str::from_utf8(&bytes[..width]) {
+        Ok(s) => s.chars().next().unwrap_or_else(|| unreachable!("a width of one char or more")),
+        Err(_) => unreachable!("an ArenaString holds UTF-8"),
+    }
 }
 
 impl Deref for ArenaString<'_> {
@@ -313,6 +548,33 @@ impl DerefMut for ArenaString<'_> {
     #[inline]
     fn deref_mut(&mut self) -> &mut str {
         self.as_mut_str()
+    }
+}
+
+impl Extend<char> for ArenaString<'_> {
+    #[track_caller]
+    fn extend<I: IntoIterator<Item = char>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        self.reserve(iter.size_hint().0);
+        for c in iter {
+            self.push(c);
+        }
+    }
+}
+
+impl<'a> Extend<&'a char> for ArenaString<'_> {
+    #[track_caller]
+    fn extend<I: IntoIterator<Item = &'a char>>(&mut self, iter: I) {
+        self.extend(iter.into_iter().copied());
+    }
+}
+
+impl<'a> Extend<&'a str> for ArenaString<'_> {
+    #[track_caller]
+    fn extend<I: IntoIterator<Item = &'a str>>(&mut self, iter: I) {
+        for s in iter {
+            self.push_str(s);
+        }
     }
 }
 

@@ -47,12 +47,21 @@ use core::alloc::Layout;
 use core::fmt;
 use core::marker::PhantomData;
 use core::mem;
-use core::ops::{Deref, DerefMut};
+use core::ops::{Bound, Deref, DerefMut, RangeBounds};
 use core::ptr::{self, NonNull};
 
+use crate::arena_box::ArenaBox;
 use crate::bump::Bump;
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::scope::Scope;
+
+mod drain;
+mod extract_if;
+mod into_iter;
+
+pub use drain::ArenaVecDrain;
+pub use extract_if::ArenaVecExtractIf;
+pub use into_iter::ArenaVecIntoIter;
 
 /// Smallest capacity a vector allocates: tiny vectors would otherwise grow 1, 2, 4...
 const fn min_capacity(size: usize) -> usize {
@@ -83,6 +92,12 @@ const fn min_capacity(size: usize) -> usize {
 /// the page rounding more; a vector that doubles by copying in a bump arena leaves every
 /// outgrown buffer behind). A child scope bumps in blocks of its own, so a vector of an
 /// outer scope can never grow over an inner scope's values.
+///
+/// Build one with [`new_in`](Self::new_in), [`vec!`](crate::vec!)`[in &scope; ..]`,
+/// [`from_iter_in`](Self::from_iter_in) or [`collect_in`](crate::CollectIn); when it is
+/// complete, keep its elements in the scope with [`Scope::alloc_vec`] (or
+/// [`into_slice`](Self::into_slice) for `Copy` elements), or own them with
+/// [`into_boxed_slice`](Self::into_boxed_slice).
 ///
 /// # Panics
 ///
@@ -145,8 +160,39 @@ impl<'s, T> ArenaVec<'s, T> {
     where
         'p: 's,
     {
+        Self::new_in_bump(scope.bump())
+    }
+
+    /// An empty vector on `bump` (a sibling of an existing vector).
+    fn new_in_bump(bump: &'s Bump<'s>) -> Self {
         let cap = if size_of::<T>() == 0 { usize::MAX } else { 0 };
-        ArenaVec { ptr: NonNull::dangling(), len: 0, cap, bump: scope.bump(), _owns: PhantomData }
+        ArenaVec { ptr: NonNull::dangling(), len: 0, cap, bump, _owns: PhantomData }
+    }
+
+    /// Collects `iter` into a new vector in `scope` (bumpalo's `Vec::from_iter_in`; see
+    /// also [`CollectIn`](crate::CollectIn)).
+    ///
+    /// # Panics
+    ///
+    /// If the vector cannot grow.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let v = arena_core::ArenaVec::from_iter_in((1..=3).map(|i| i * 10), &scope);
+    /// assert_eq!(v, [10, 20, 30]);
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn from_iter_in<'p, I: IntoIterator<Item = T>>(iter: I, scope: &'s Scope<'p>) -> Self
+    where
+        'p: 's,
+    {
+        let mut v = Self::new_in(scope);
+        v.extend(iter);
+        v
     }
 
     /// An empty vector in `scope` with room for at least `capacity` elements.
@@ -335,6 +381,112 @@ impl<'s, T> ArenaVec<'s, T> {
         if self.cap - self.len >= additional { Ok(()) } else { self.grow_for(additional) }
     }
 
+    /// Makes room for `additional` more elements without growing ahead: the capacity
+    /// becomes `len + additional` where the scope can place exactly that (at its tip, or
+    /// a new allocation), and a page-filled buffer block's worth once the vector has a
+    /// block of its own.
+    ///
+    /// # Panics
+    ///
+    /// If the scope cannot provide the room (see
+    /// [`try_reserve_exact`](Self::try_reserve_exact)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::<u64>::new_in(&arena);
+    /// v.reserve_exact(10);
+    /// assert_eq!(v.capacity(), 10);
+    /// ```
+    #[track_caller]
+    pub fn reserve_exact(&mut self, additional: usize) {
+        self.try_reserve_exact(additional).unwrap_or_else(|e| fail(e));
+    }
+
+    /// Like [`reserve_exact`](Self::reserve_exact), saying why it cannot.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_reserve`](Self::try_reserve); the vector is unchanged then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(pool.block_size()));
+    /// let mut v = arena_core::ArenaVec::<u8>::new_in(&scope);
+    /// assert!(v.try_reserve_exact(100).is_ok());
+    /// assert!(v.try_reserve_exact(pool.block_size()).is_err()); // past the limit
+    /// assert_eq!(v.capacity(), 100);
+    /// ```
+    pub fn try_reserve_exact(&mut self, additional: usize) -> Result<(), AllocError> {
+        if self.cap - self.len >= additional { Ok(()) } else { self.grow(additional, true) }
+    }
+
+    /// Gives back the capacity past the length where the scope can take it back: at the
+    /// tip of the scope (nothing allocated after the buffer) the capacity becomes the
+    /// length; a buffer in a block of its own is resized (or, once small enough, moved
+    /// back among the scope's blocks and its block freed). Elsewhere in the scope the
+    /// bytes cannot be reused, so the capacity stays.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let mut v = arena_core::ArenaVec::<u32>::with_capacity_in(100, &scope);
+    /// v.extend([1, 2, 3]);
+    /// let before = scope.stats().allocated_bytes;
+    /// v.shrink_to_fit(); // the vector is the tip: 97 * 4 bytes go back
+    /// assert_eq!(v.capacity(), 3);
+    /// assert_eq!(scope.stats().allocated_bytes, before - 97 * 4);
+    /// ```
+    pub fn shrink_to_fit(&mut self) {
+        let size = size_of::<T>();
+        if size == 0 || self.cap == self.len {
+            return;
+        }
+        if self.len == 0 {
+            // SAFETY: A2: no element is initialised, so nothing uses the buffer now.
+            unsafe { self.release_buffer() };
+            self.ptr = NonNull::dangling();
+            self.cap = 0;
+            return;
+        }
+        let (Ok(old), Ok(new)) = (Layout::array::<T>(self.cap), Layout::array::<T>(self.len))
+        else {
+            unreachable!("`cap` elements were allocated, `len <= cap`")
+        };
+        let old_ptr = self.ptr.cast::<u8>();
+        if self.bump.is_buffer(old_ptr) {
+            if new.size() > self.bump.standard_capacity() {
+                // SAFETY: A1: the vector's own buffer block, aligned for `T`; on success
+                // only the returned pointer is used.
+                if let Ok((ptr, bytes)) = unsafe { self.bump.grow_buffer(old_ptr, new) } {
+                    self.ptr = ptr.cast();
+                    self.cap = bytes / size;
+                }
+            } else if let Ok(ptr) = self.bump.alloc(new) {
+                // Small enough for the scope's blocks: move there, free the block.
+                // SAFETY: both buffers are live and distinct, and hold `len` elements.
+                unsafe {
+                    ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.cast::<T>().as_ptr(), self.len);
+                };
+                // SAFETY: A1: the old buffer block is this vector's; its elements were
+                // moved out above, so nothing uses it any more.
+                unsafe { self.bump.free_buffer(old_ptr) };
+                self.ptr = ptr.cast();
+                self.cap = self.len;
+            }
+        // SAFETY: A1: a live bump allocation of `old`; the bytes past `len` elements hold
+        // nothing and are not used afterwards.
+        } else if unsafe { self.bump.resize_tip(old_ptr, old, new) } {
+            self.cap = self.len;
+        }
+    }
+
     /// Shortens the vector to `len` elements, dropping the rest (no effect if it is
     /// already shorter). The capacity stays.
     ///
@@ -460,6 +612,25 @@ impl<'s, T> ArenaVec<'s, T> {
     /// assert_eq!(v.as_slice(), [0, 3, 6, 9]);
     /// ```
     pub fn retain<F: FnMut(&T) -> bool>(&mut self, mut keep: F) {
+        self.retain_mut(|x| keep(x));
+    }
+
+    /// Like [`retain`](Self::retain), with mutable access to each element as it is
+    /// visited (kept elements keep the changes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend([1, 2, 3, 4]);
+    /// v.retain_mut(|x| {
+    ///     *x *= 10;
+    ///     *x != 20
+    /// });
+    /// assert_eq!(v, [10, 30, 40]);
+    /// ```
+    pub fn retain_mut<F: FnMut(&mut T) -> bool>(&mut self, mut keep: F) {
         /// Closes the holes over the unprocessed tail and sets the length, also when
         /// `keep` or a destructor panics half-way.
         struct Compact<'v, 's, T> {
@@ -493,8 +664,9 @@ impl<'s, T> ArenaVec<'s, T> {
         let mut g = Compact { vec: self, processed: 0, deleted: 0, original };
         while g.processed < original {
             let cur = g.vec.ptr.as_ptr().wrapping_add(g.processed);
-            // SAFETY: `processed < original`: an initialised element not yet moved.
-            if keep(unsafe { &*cur }) {
+            // SAFETY: `processed < original`: an initialised element not yet moved, and
+            // the only reference to it while `keep` runs.
+            if keep(unsafe { &mut *cur }) {
                 if g.deleted > 0 {
                     // SAFETY: the hole `deleted` places down was dropped or moved out;
                     // both are inside the buffer and distinct.
@@ -524,6 +696,182 @@ impl<'s, T> ArenaVec<'s, T> {
     /// ```
     pub fn clear(&mut self) {
         self.truncate(0);
+    }
+
+    /// Splits the vector in two at `at`: `self` keeps `[0, at)`, the returned vector (in
+    /// the same scope) gets `[at, len)`. `self`'s capacity stays.
+    ///
+    /// # Panics
+    ///
+    /// If `at > len`, or the new vector cannot be allocated (`self` is unchanged then).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend(['a', 'b', 'c']);
+    /// let tail = v.split_off(1);
+    /// assert_eq!((v.as_slice(), tail.as_slice()), (&['a'][..], &['b', 'c'][..]));
+    /// ```
+    #[must_use = "use `truncate` to drop the tail"]
+    #[track_caller]
+    pub fn split_off(&mut self, at: usize) -> Self {
+        let len = self.len;
+        assert!(at <= len, "`at` split index (is {at}) should be <= len (is {len})");
+        let mut tail = Self::new_in_bump(self.bump);
+        tail.reserve_exact(len - at);
+        // SAFETY: A2: elements `at..len` are initialised; `tail`'s buffer is a distinct
+        // allocation of at least `len - at` elements. They move: `self` forgets them next.
+        unsafe { ptr::copy_nonoverlapping(self.slot(at).as_ptr(), tail.ptr.as_ptr(), len - at) };
+        self.len = at;
+        tail.len = len - at;
+        tail
+    }
+
+    /// Moves every element of `other` (of this scope or another) to the end of this
+    /// vector, leaving `other` empty (its capacity stays).
+    ///
+    /// # Panics
+    ///
+    /// If this vector cannot grow (both are unchanged then).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut a = arena_core::ArenaVec::new_in(&arena);
+    /// let mut b = arena_core::ArenaVec::new_in(&arena);
+    /// a.extend([1, 2]);
+    /// b.extend([3, 4]);
+    /// a.append(&mut b);
+    /// assert_eq!((a.as_slice(), b.len()), (&[1, 2, 3, 4][..], 0));
+    /// ```
+    #[track_caller]
+    pub fn append(&mut self, other: &mut ArenaVec<'_, T>) {
+        let count = other.len;
+        self.reserve(count);
+        // SAFETY: A2: `other`'s `count` elements are initialised; this buffer has room
+        // for `count` more past `len` (reserved above); two vectors never share a buffer
+        // (A1). They move: `other` forgets them next.
+        unsafe { ptr::copy_nonoverlapping(other.ptr.as_ptr(), self.slot_ptr(self.len), count) };
+        other.len = 0;
+        self.len += count;
+    }
+
+    /// Removes the elements in `range` and returns them as an iterator; the elements
+    /// after the range move down when the iterator is dropped. Elements the iterator did
+    /// not yield are dropped then. If the iterator is leaked (`mem::forget`), the vector
+    /// keeps only the elements before the range (the others leak, never drop twice).
+    ///
+    /// # Panics
+    ///
+    /// If the range is decreasing or ends past the length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend(0..6);
+    /// let middle: Vec<i32> = v.drain(1..4).collect();
+    /// assert_eq!((middle, v.as_slice()), (vec![1, 2, 3], &[0, 4, 5][..]));
+    /// ```
+    #[track_caller]
+    pub fn drain<R: RangeBounds<usize>>(&mut self, range: R) -> ArenaVecDrain<'_, 's, T> {
+        let (start, end) = bounds(&range, self.len);
+        ArenaVecDrain::new(self, start, end)
+    }
+
+    /// An iterator that removes and yields the elements in `range` for which `pred`
+    /// returns `true` (it may change the elements it sees). Elements it keeps close up in
+    /// order. Stopping early, dropping the iterator or a panic in `pred` keeps the rest:
+    /// every element is either yielded or left in the vector, exactly once.
+    ///
+    /// # Panics
+    ///
+    /// If the range is decreasing or ends past the length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{ArenaVec, CollectIn};
+    ///
+    /// let arena = arena_core::Arena::new();
+    /// let mut numbers = ArenaVec::from_iter_in(1..=6, &arena);
+    /// let evens: ArenaVec<'_, i32> = numbers.extract_if(.., |x| *x % 2 == 0).collect_in(&arena);
+    /// assert_eq!((numbers.as_slice(), evens.as_slice()), (&[1, 3, 5][..], &[2, 4, 6][..]));
+    /// ```
+    #[track_caller]
+    pub fn extract_if<F, R>(&mut self, range: R, pred: F) -> ArenaVecExtractIf<'_, 's, T, F>
+    where
+        F: FnMut(&mut T) -> bool,
+        R: RangeBounds<usize>,
+    {
+        let (start, end) = bounds(&range, self.len);
+        ArenaVecExtractIf::new(self, start, end, pred)
+    }
+
+    /// Turns the vector into an owning box of its elements (bumpalo's
+    /// `into_boxed_slice`), giving back the capacity past the length where it can (see
+    /// [`shrink_to_fit`](Self::shrink_to_fit)). The box drops the elements; their bytes
+    /// stay in the scope until it ends.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{ArenaBox, ArenaVec};
+    ///
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = ArenaVec::new_in(&arena);
+    /// v.push(String::from("owned"));
+    /// let boxed: ArenaBox<'_, [String]> = v.into_boxed_slice();
+    /// assert_eq!(&*boxed, ["owned"]);
+    /// ```
+    #[must_use]
+    pub fn into_boxed_slice(mut self) -> ArenaBox<'s, [T]> {
+        self.shrink_to_fit();
+        let (data, len) = self.into_raw_parts();
+        let slice = NonNull::slice_from_raw_parts(data, len);
+        // SAFETY: A1, A2: `len` initialised elements in the scope's memory, which stays
+        // allocated for `'s` (the buffer was given up by the vector just above), owned by
+        // nobody else.
+        unsafe { ArenaBox::from_raw(slice) }
+    }
+
+    /// Whether this vector's buffer is in `bump`'s memory (a vector of that scope).
+    pub(crate) fn is_in(&self, bump: &Bump<'_>) -> bool {
+        ptr::addr_eq(self.bump, bump)
+    }
+
+    /// Gives the buffer up: the `len` initialised elements at the returned pointer are
+    /// the caller's now, in memory that stays allocated until the scope ends (nothing
+    /// frees a buffer the vector gave up, A1).
+    pub(crate) fn into_raw_parts(self) -> (NonNull<T>, usize) {
+        let this = mem::ManuallyDrop::new(self);
+        (this.ptr, this.len)
+    }
+
+    /// Gives the buffer's memory back to the scope: frees its block, or the bytes if it
+    /// is the tip. Leaves `ptr` and `cap` as they are.
+    ///
+    /// # Safety
+    ///
+    /// Nothing uses the buffer afterwards (its elements were dropped or moved out), and
+    /// the vector is dropped or given a new buffer before it is used again.
+    unsafe fn release_buffer(&mut self) {
+        if self.cap == 0 || size_of::<T>() == 0 {
+            return;
+        }
+        let ptr = self.ptr.cast::<u8>();
+        if self.bump.is_buffer(ptr) {
+            // SAFETY: A1: the buffer is this vector's own block, unused from here on
+            // (caller).
+            unsafe { self.bump.free_buffer(ptr) };
+        } else if let Ok(layout) = Layout::array::<T>(self.cap) {
+            // SAFETY: A1: a live allocation of `layout`, unused from here on (caller).
+            unsafe { self.bump.give_back_tip(ptr, layout) };
+        }
     }
 
     /// The elements as a slice.
@@ -562,6 +910,13 @@ impl<'s, T> ArenaVec<'s, T> {
         unsafe { &mut *ptr::slice_from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 
+    /// A pointer to element `index` (`index <= cap`; one past the end allowed), for the
+    /// iterators, which track the initialised elements themselves.
+    #[inline]
+    fn slot_ptr(&self, index: usize) -> *mut T {
+        self.ptr.as_ptr().wrapping_add(index)
+    }
+
     /// The element slot at `index`.
     #[inline]
     fn slot(&self, index: usize) -> NonNull<T> {
@@ -575,13 +930,23 @@ impl<'s, T> ArenaVec<'s, T> {
     #[cold]
     #[inline(never)]
     fn grow_for(&mut self, additional: usize) -> Result<(), AllocError> {
+        self.grow(additional, false)
+    }
+
+    /// Grows so that `additional` more elements fit: doubling (by the policy of the module
+    /// docs), or to exactly that many where the scope can place it if `exact`.
+    fn grow(&mut self, additional: usize, exact: bool) -> Result<(), AllocError> {
         let size = size_of::<T>();
         let needed = self.len.checked_add(additional).ok_or(AllocError::SizeOverflow)?;
         if size == 0 {
             // `cap` is `usize::MAX` for zero-sized types: only the count can overflow.
             return Err(AllocError::SizeOverflow);
         }
-        let want = needed.max(self.cap.saturating_mul(2)).max(min_capacity(size));
+        let want = if exact {
+            needed
+        } else {
+            needed.max(self.cap.saturating_mul(2)).max(min_capacity(size))
+        };
         let layout_for = |cap: usize| Layout::array::<T>(cap).map_err(|_| AllocError::SizeOverflow);
         let wanted = layout_for(want)?;
         let old = layout_for(self.cap)?;
@@ -637,7 +1002,8 @@ impl<'s, T> ArenaVec<'s, T> {
 impl<'s, T: Copy> ArenaVec<'s, T> {
     /// Turns the vector into a slice that lives as long as the scope (bumpalo's
     /// `into_bump_slice`). Only for `Copy` elements: nothing will drop them, and a `Copy`
-    /// type has nothing to drop.
+    /// type has nothing to drop. Elements with destructors go through
+    /// [`Scope::alloc_vec`], which makes the scope drop them.
     ///
     /// # Examples
     ///
@@ -657,6 +1023,153 @@ impl<'s, T: Copy> ArenaVec<'s, T> {
         // owned by the vector (never dropped or freed: `ManuallyDrop`), and its first
         // `len` elements are initialised.
         unsafe { &mut *ptr::slice_from_raw_parts_mut(this.ptr.as_ptr(), this.len) }
+    }
+
+    /// Appends a copy of `items` with one copy of memory (bumpalo's
+    /// `extend_from_slice_copy`).
+    ///
+    /// # Panics
+    ///
+    /// If the vector cannot grow.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend_from_slice_copy(b"abc");
+    /// v.extend_from_slice_copy(b"");
+    /// assert_eq!(v, *b"abc");
+    /// ```
+    #[track_caller]
+    pub fn extend_from_slice_copy(&mut self, items: &[T]) {
+        self.try_extend_from_slice_copy(items).unwrap_or_else(|e| fail(e));
+    }
+
+    /// Appends copies of every slice of `slices`, growing once (bumpalo's
+    /// `extend_from_slices_copy`).
+    ///
+    /// # Panics
+    ///
+    /// If the vector cannot grow, or the total length overflows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let arena = arena_core::Arena::new();
+    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// v.extend_from_slices_copy(&[&[1, 2], &[], &[3]]);
+    /// assert_eq!(v, [1, 2, 3]);
+    /// ```
+    #[track_caller]
+    pub fn extend_from_slices_copy(&mut self, slices: &[&[T]]) {
+        let total = slices
+            .iter()
+            .try_fold(0_usize, |n, s| n.checked_add(s.len()))
+            .unwrap_or_else(|| fail(AllocError::SizeOverflow));
+        self.reserve(total);
+        for items in slices {
+            self.extend_from_slice_copy(items);
+        }
+    }
+
+    /// Appends a copy of `items`, or says why the vector could not grow (unchanged then).
+    fn try_extend_from_slice_copy(&mut self, items: &[T]) -> Result<(), AllocError> {
+        self.try_reserve(items.len())?;
+        // SAFETY: room for `items.len()` more past `len` (reserved above); `items` cannot
+        // overlap the buffer, which only `&mut self` reaches.
+        unsafe { ptr::copy_nonoverlapping(items.as_ptr(), self.slot_ptr(self.len), items.len()) };
+        self.len += items.len();
+        Ok(())
+    }
+}
+
+#[expect(
+    clippy::mut_from_ref,
+    reason = "the scope takes over the vector's elements, as `Scope::alloc` takes a value"
+)]
+impl<'p> Scope<'p> {
+    /// Hands a vector's elements to the scope: they stay where they are, as a slice that
+    /// lives as long as the scope, and the scope drops them when it ends (bumpalo's
+    /// `into_bump_slice` for any element type; [`ArenaVec::into_slice`] is the shortcut
+    /// for `Copy` elements).
+    ///
+    /// The vector's unused capacity is given back first when it is the scope's newest
+    /// allocation. A vector of another scope (a parent's, a child's) has its elements
+    /// moved into this one, and its buffer freed.
+    ///
+    /// `T: 'p`, as for [`alloc`](Self::alloc): elements the scope will drop may not
+    /// borrow the scope's own values (a vector may hold such borrows while it drops its
+    /// elements itself; it cannot be handed over then).
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached (see [`try_alloc_vec`](Self::try_alloc_vec)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{ArenaVec, BlockPool};
+    ///
+    /// let pool = BlockPool::new();
+    /// let scope = pool.scope();
+    /// let mut names = ArenaVec::new_in(&scope);
+    /// names.push(String::from("ada"));
+    /// names.push(String::from("grace"));
+    /// let names: &mut [String] = scope.alloc_vec(names);
+    /// names[1].make_ascii_uppercase();
+    /// assert_eq!(names, ["ada", "GRACE"]);
+    /// // both strings are dropped when `scope` ends
+    /// ```
+    #[track_caller]
+    pub fn alloc_vec<T: 'p>(&self, vec: ArenaVec<'_, T>) -> &mut [T] {
+        self.try_alloc_vec(vec).unwrap_or_else(|e| fail(e.error()))
+    }
+
+    /// Like [`alloc_vec`](Self::alloc_vec), handing the vector back, untouched, if there
+    /// is no room for the destructor record (or, for another scope's vector, for the
+    /// elements).
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc), with the vector inside the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let parent = pool.scope();
+    /// let child = parent.scope();
+    /// let mut v = arena_core::ArenaVec::new_in(&child);
+    /// v.push(String::from("moved"));
+    /// let kept = parent.try_alloc_vec(v).unwrap(); // moved into the parent
+    /// drop(child);
+    /// assert_eq!(kept, ["moved"]);
+    /// ```
+    pub fn try_alloc_vec<'v, T: 'p>(
+        &self,
+        mut vec: ArenaVec<'v, T>,
+    ) -> Result<&mut [T], TryAllocError<ArenaVec<'v, T>>> {
+        if !vec.is_in(self.bump()) {
+            let mut values = vec.into_iter();
+            return match self.try_alloc_from_iter(values.by_ref()) {
+                Ok(slice) => Ok(slice),
+                // Nothing was taken: the iterator turns back into the whole vector.
+                Err(e) => Err(TryAllocError::new(e.error(), values.into_vec())),
+            };
+        }
+        vec.shrink_to_fit();
+        let (data, len) = (vec.ptr, vec.len);
+        // SAFETY: A1, A2: `len` initialised elements in this scope's memory (the vector
+        // is this scope's), given up by the vector right below if this succeeds, so the
+        // scope alone drops them; `T: 'p`.
+        if let Err(e) = unsafe { self.adopt(data, len) } {
+            return Err(TryAllocError::new(e, vec));
+        }
+        let _ = vec.into_raw_parts();
+        // SAFETY: `len` initialised elements in the scope's memory, owned by the scope
+        // now; the slice borrows `self`, so it ends with the scope (S2, S3 of `bump.rs`).
+        Ok(unsafe { &mut *ptr::slice_from_raw_parts_mut(data.as_ptr(), len) })
     }
 }
 
@@ -717,19 +1230,9 @@ impl<T> Drop for ArenaVec<'_, T> {
         struct FreeBuffer<'a, 'b, T>(&'a mut ArenaVec<'b, T>);
         impl<T> Drop for FreeBuffer<'_, '_, T> {
             fn drop(&mut self) {
-                let v = &mut *self.0;
-                if v.cap == 0 || size_of::<T>() == 0 {
-                    return;
-                }
-                let ptr = v.ptr.cast::<u8>();
-                if v.bump.is_buffer(ptr) {
-                    // SAFETY: A1: the buffer is this vector's own block; the vector is
-                    // being dropped, so nothing uses it afterwards.
-                    unsafe { v.bump.free_buffer(ptr) };
-                } else if let Ok(layout) = Layout::array::<T>(v.cap) {
-                    // SAFETY: A1: a live allocation of `layout`, unused from here on.
-                    unsafe { v.bump.give_back_tip(ptr, layout) };
-                }
+                // SAFETY: the vector is being dropped, its elements just were: nothing
+                // uses the buffer afterwards.
+                unsafe { self.0.release_buffer() };
             }
         }
         let guard = FreeBuffer(self);
@@ -765,6 +1268,17 @@ impl<T> Extend<T> for ArenaVec<'_, T> {
     }
 }
 
+impl<'s, T> IntoIterator for ArenaVec<'s, T> {
+    type Item = T;
+    type IntoIter = ArenaVecIntoIter<'s, T>;
+
+    /// Moves the elements out one by one; those not taken are dropped with the iterator,
+    /// which then gives the buffer back.
+    fn into_iter(self) -> ArenaVecIntoIter<'s, T> {
+        ArenaVecIntoIter::new(self)
+    }
+}
+
 impl<'a, T> IntoIterator for &'a ArenaVec<'_, T> {
     type Item = &'a T;
     type IntoIter = core::slice::Iter<'a, T>;
@@ -781,6 +1295,13 @@ impl<'a, T> IntoIterator for &'a mut ArenaVec<'_, T> {
     }
 }
 
+impl<'a, T: Copy + 'a> Extend<&'a T> for ArenaVec<'_, T> {
+    #[track_caller]
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, iter: I) {
+        self.extend(iter.into_iter().copied());
+    }
+}
+
 impl<T: fmt::Debug> fmt::Debug for ArenaVec<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
@@ -794,3 +1315,66 @@ impl<T: PartialEq> PartialEq for ArenaVec<'_, T> {
 }
 
 impl<T: Eq> Eq for ArenaVec<'_, T> {}
+
+impl<T: PartialEq<U>, U> PartialEq<[U]> for ArenaVec<'_, T> {
+    fn eq(&self, other: &[U]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<&[U]> for ArenaVec<'_, T> {
+    fn eq(&self, other: &&[U]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U; N]> for ArenaVec<'_, T> {
+    fn eq(&self, other: &[U; N]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+/// Appends the bytes; running out of room (a limit) is an `OutOfMemory` I/O error and
+/// leaves the vector unchanged.
+#[cfg(feature = "std")]
+impl std::io::Write for ArenaVec<'_, u8> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.try_extend_from_slice_copy(buf)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, e))?;
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.write(buf).map(drop)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The `(start, end)` of `range` over `len` elements.
+///
+/// # Panics
+///
+/// If the range is decreasing, ends past `len`, or its bounds overflow.
+#[track_caller]
+fn bounds(range: &impl RangeBounds<usize>, len: usize) -> (usize, usize) {
+    let start = match range.start_bound() {
+        Bound::Included(&start) => start,
+        Bound::Excluded(&start) => {
+            start.checked_add(1).unwrap_or_else(|| panic!("range start overflows usize"))
+        }
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(&end) => {
+            end.checked_add(1).unwrap_or_else(|| panic!("range end overflows usize"))
+        }
+        Bound::Excluded(&end) => end,
+        Bound::Unbounded => len,
+    };
+    assert!(start <= end, "range starts at {start} but ends at {end}");
+    assert!(end <= len, "range end {end} out of range for a vector of length {len}");
+    (start, end)
+}

@@ -1,5 +1,5 @@
-// `into_slice` leaks the buffer into the scope without dropping it, so it exists only for
-// `Copy` elements: a vector of `String`s would leak them (and the scope must not drop them).
+// `into_slice` hands the buffer to the scope with no destructor record, so it exists only
+// for `Copy` elements: elements the scope must drop go through `Scope::alloc_vec`.
 use arena_core::{ArenaVec, BlockPool};
 
 fn main() {
