@@ -185,6 +185,10 @@ impl<T> fmt::Debug for PoolKey<T> {
 ///   not by proof (the branded [`Pool`](crate::Pool) proves it).
 /// - Keys survive a serde round trip of their pool (feature `serde`): the salt and every
 ///   slot's generation travel with it.
+/// - A clone is the same pool twice: every key of the original names the same value in
+///   the clone. From then on the two change apart, with the same salt, so a key one of
+///   them makes afterwards may name a value of the other (the one at the same slot and
+///   version): keep each clone's new keys to it.
 ///
 /// # Cost
 ///

@@ -1252,6 +1252,62 @@ mod tests {
     }
 
     #[test]
+    fn compaction_neither_fills_nor_drops_a_retired_slot() {
+        for salt in [0, 3, GEN_MASK] {
+            let mut slots = Slots::with_capacity(0, salt);
+            let last = retire_slot_zero(&mut slots); // slot 0 retired
+            let (i1, _) = slots.vacant().unwrap().fill(11, false);
+            let (i2, v2) = slots.vacant().unwrap().fill(22, false);
+            let (i3, v3) = slots.vacant().unwrap().fill(33, false);
+            assert_eq!((i1, i2, i3), (1, 2, 3));
+            slots.remove(i2, v2);
+            let mut moves = Vec::new();
+            slots.compact(|&mut v, from, to| {
+                moves.push((v, from, to));
+                true
+            });
+            assert_eq!(moves.len(), 1, "33 moves down into slot 2, not into retired slot 0");
+            let (v, from, to) = moves[0];
+            assert_eq!((v, from, to.0), (33, (i3, v3), 2));
+            assert!(slots.is_retired(slots.entries[0].meta), "still retired");
+            assert_eq!(slots.entries.len(), 3, "slot 3 given back, slot 0 kept");
+            assert_eq!((slots.get(to.0, to.1), slots.get(i3, v3)), (Some(&33), None));
+            assert!(!slots.contains(0, last));
+        }
+    }
+
+    #[test]
+    fn a_clone_keeps_retired_slots_retired_and_every_key() {
+        let mut slots = Slots::with_capacity(0, 77);
+        let last = retire_slot_zero(&mut slots);
+        let (one, one_v) = slots.vacant().unwrap().fill(100, false);
+        let (two, two_v) = slots.vacant().unwrap().fill(200, false);
+        slots.remove(two, two_v);
+        let mut copy = slots.clone();
+        assert_eq!(copy.get(one, one_v), Some(&100));
+        assert!(copy.get(two, two_v).is_none() && !copy.contains(0, last));
+        assert!(copy.is_retired(copy.entries[0].meta));
+        let (three, _) = copy.vacant().unwrap().fill(300, false);
+        assert_eq!(three, two, "the copy's free list is the original's");
+        copy.clone_from(&slots);
+        assert_eq!((copy.len(), copy.entries.len()), (1, 3));
+    }
+
+    #[test]
+    fn truncating_the_vacant_tail_keeps_the_buffer_and_old_keys_stale() {
+        let mut slots = Slots::with_capacity(8, 9);
+        let keys: Vec<_> = (0..4).map(|n| slots.vacant().unwrap().fill(n, false)).collect();
+        for &(i, v) in &keys {
+            slots.remove(i, v);
+        }
+        slots.truncate_vacant_tail();
+        assert_eq!((slots.entries.len(), slots.capacity()), (0, 8));
+        let (i, v) = slots.vacant().unwrap().fill(7, false);
+        assert_eq!(i, 0);
+        assert!(keys.iter().all(|&(ki, kv)| (ki, kv) != (i, v) && slots.get(ki, kv).is_none()));
+    }
+
+    #[test]
     fn slots_made_after_a_truncation_start_above_the_truncated_generations() {
         let mut slots = Slots::with_capacity(0, GEN_MASK - 1); // wraps within a few uses
         let mut old = Vec::new();

@@ -18,6 +18,7 @@ mod hostile_allocator;
 mod hostile_arena;
 mod hostile_arena_string;
 mod hostile_arena_vec;
+mod hostile_pool_parity;
 mod hostile_scope;
 mod hostile_secondary_map;
 mod hostile_sync_pool;
