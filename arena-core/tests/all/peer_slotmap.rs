@@ -30,6 +30,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::iter::FusedIterator;
 
 use arena_core::{GetDisjointMutError, KeyPool, Pool, PoolKey, SecondaryMap};
 use proptest::prelude::*;
@@ -417,6 +418,10 @@ fn key_serde() {
     assert_eq!(pool.get(malicious), None);
 }
 
+/// Compiles only for iterators that walk from both ends, know their length and stay
+/// done.
+fn walks_both_ways<I: DoubleEndedIterator + ExactSizeIterator + FusedIterator>(_: &I) {}
+
 /// slotmap `lib.rs` `tests::iters_cloneable`
 #[test]
 fn iters_cloneable() {
@@ -436,6 +441,15 @@ fn iters_cloneable() {
     // The side table's iterators are `impl Iterator`, not `Clone` (not ported: slotmap's
     // `SecondaryMap` iterators are named `Clone` types).
     assert_eq!(sec.keys().count(), 1);
+
+    // The pools' iterators are double-ended, exact-size and fused too (slab's are).
+    walks_both_ways(&pool.iter());
+    walks_both_ways(&pool.keys());
+    walks_both_ways(&pool.values());
+    walks_both_ways(&pool.iter_mut());
+    walks_both_ways(&pool.values_mut());
+    walks_both_ways(&pool.drain());
+    walks_both_ways(&pool.into_iter());
 }
 
 /// slotmap `basic.rs` doc tests of `len`, `is_empty`, `capacity`, `reserve`, `contains_key`
