@@ -19,6 +19,7 @@ use core::hash::{Hash, Hasher};
 use core::num::NonZeroU32;
 
 use crate::brand::Id;
+use crate::slot_key::{SlotKey, sealed::KeyParts};
 
 /// An owning handle to a value in a [`Pool`](crate::Pool): neither `Copy` nor `Clone`.
 ///
@@ -118,11 +119,6 @@ impl<'id> Key<'id> {
         Key { index, version, brand }
     }
 
-    /// The key's brand token, for rebuilding keys of the same brand.
-    pub(crate) fn brand(self) -> Id<'id> {
-        self.brand
-    }
-
     /// The version as stored.
     pub(crate) fn version(self) -> NonZeroU32 {
         self.version
@@ -147,6 +143,22 @@ impl<'id> Key<'id> {
         self.index
     }
 }
+
+impl KeyParts for Key<'_> {
+    #[inline]
+    fn slot(self) -> u32 {
+        self.index
+    }
+    #[inline]
+    fn version(self) -> NonZeroU32 {
+        self.version
+    }
+    #[inline]
+    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
+        Key::new(slot, version, self.brand)
+    }
+}
+impl SlotKey for Key<'_> {}
 
 impl fmt::Debug for Key<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

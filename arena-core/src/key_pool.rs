@@ -7,16 +7,18 @@
 //! pool starts its generations at its own random offset (see [`KeyPool`]'s docs for the
 //! exact guarantee).
 
-use alloc::vec::Vec;
 use core::fmt;
 use core::hash::{Hash, Hasher};
+use core::iter::FusedIterator;
 use core::marker::PhantomData;
 use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 
 use crate::error::{TryAllocError, fail};
 use crate::pool::PoolStats;
-use crate::slots::{Slots, Vacant};
+use crate::slot_iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
+use crate::slot_key::{SlotKey, sealed::KeyParts};
+use crate::slots::{GetDisjointMutError, Slots, Vacant};
 
 /// A copyable, checked key to a value of a [`KeyPool<T>`]: 8 bytes, and
 /// `Option<PoolKey<T>>` too.
@@ -51,9 +53,9 @@ impl<T> PoolKey<T> {
         PoolKey { index, version, _type: PhantomData }
     }
 
-    /// A key from its parts (safe: keys are checked on every use).
-    pub(crate) fn from_parts(index: u32, version: NonZeroU32) -> Self {
-        Self::new(index, version)
+    /// A key the pool's iterators make their keys like (only its type matters).
+    fn model() -> Self {
+        PoolKey::new(0, NonZeroU32::MIN)
     }
 
     /// The slot index, as stored.
@@ -114,6 +116,22 @@ impl<T> PoolKey<T> {
     }
 }
 
+impl<T> KeyParts for PoolKey<T> {
+    #[inline]
+    fn slot(self) -> u32 {
+        PoolKey::slot(self)
+    }
+    #[inline]
+    fn version(self) -> NonZeroU32 {
+        PoolKey::version(self)
+    }
+    #[inline]
+    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
+        PoolKey::new(slot, version)
+    }
+}
+impl<T> SlotKey for PoolKey<T> {}
+
 impl<T> Clone for PoolKey<T> {
     fn clone(&self) -> Self {
         *self
@@ -167,6 +185,10 @@ impl<T> fmt::Debug for PoolKey<T> {
 ///   not by proof (the branded [`Pool`](crate::Pool) proves it).
 /// - Keys survive a serde round trip of their pool (feature `serde`): the salt and every
 ///   slot's generation travel with it.
+/// - A clone is the same pool twice: every key of the original names the same value in
+///   the clone. From then on the two change apart, with the same salt, so a key one of
+///   them makes afterwards may name a value of the other (the one at the same slot and
+///   version): keep each clone's new keys to it.
 ///
 /// # Cost
 ///
@@ -382,33 +404,31 @@ impl<T> KeyPool<T> {
         self.slots.get_unowned_mut(key.index, key.version)
     }
 
-    /// The values of several distinct live keys, mutably at once; `None` if a key is
-    /// stale or two keys are equal.
+    /// The values of several keys, mutably at once (slotmap's and slab's
+    /// `get_disjoint_mut`).
+    ///
+    /// # Errors
+    ///
+    /// [`GetDisjointMutError::OverlappingKeys`] if two keys are equal (checked first, over
+    /// the whole array), [`GetDisjointMutError::StaleKey`] if a key names no value.
     ///
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// use arena_core::{GetDisjointMutError, KeyPool};
+    ///
+    /// let mut pool = KeyPool::new();
     /// let (a, b) = (pool.insert(1), pool.insert(2));
     /// let [x, y] = pool.get_disjoint_mut([a, b]).unwrap();
     /// std::mem::swap(x, y);
     /// assert_eq!((pool[a], pool[b]), (2, 1));
-    /// assert!(pool.get_disjoint_mut([a, a]).is_none());
+    /// assert_eq!(pool.get_disjoint_mut([a, a]).unwrap_err(), GetDisjointMutError::OverlappingKeys);
     /// ```
-    #[must_use]
     pub fn get_disjoint_mut<const N: usize>(
         &mut self,
         keys: [PoolKey<T>; N],
-    ) -> Option<[&mut T; N]> {
-        for (i, key) in keys.iter().enumerate() {
-            if !self.contains_key(*key) || keys[..i].iter().any(|k| k.index == key.index) {
-                return None;
-            }
-        }
-        let indices = keys.map(|k| k.index);
-        // SAFETY: every key is live (so its slot is in bounds and occupied) and no two
-        // share a slot (checked above).
-        Some(unsafe { self.slots.get_disjoint_unchecked_mut(indices) })
+    ) -> Result<[&mut T; N], GetDisjointMutError> {
+        self.slots.get_disjoint_mut(keys.map(|k| (k.index, k.version)))
     }
 
     /// Removes `key`'s value and returns it; `None` if the key is stale.
@@ -565,7 +585,8 @@ impl<T> KeyPool<T> {
         self.slots.retain(|index, version, value| keep(PoolKey::new(index, version), value));
     }
 
-    /// Removes every value.
+    /// Removes every value; every key goes stale. The buffer stays for reuse, and new
+    /// values take slots 0, 1, 2... again, as after slab's `clear`.
     ///
     /// # Examples
     ///
@@ -577,10 +598,12 @@ impl<T> KeyPool<T> {
     /// ```
     pub fn clear(&mut self) {
         self.retain(|_, _| false);
+        self.slots.truncate_vacant_tail();
     }
 
-    /// Removes every value and yields it with its (now stale) key, in slot order. The pool
-    /// stays usable; values the iterator does not reach are dropped with it.
+    /// Removes the values one by one as the returned iterator yields them with their (now
+    /// stale) keys, in slot order (from either end). The pool stays usable: dropping the
+    /// iterator removes what it did not reach.
     ///
     /// # Examples
     ///
@@ -591,15 +614,49 @@ impl<T> KeyPool<T> {
     /// let all: String = pool.drain().map(|(_, c)| c).collect();
     /// assert_eq!((all.as_str(), pool.len()), ("ab", 0));
     /// ```
-    pub fn drain(&mut self) -> alloc::vec::IntoIter<(PoolKey<T>, T)> {
-        let keys: Vec<_> = self.keys().collect();
-        // SAFETY: a `KeyPool` has no owned slots (nothing marks them): every value may go.
-        let values = unsafe { self.slots.take_all() };
-        let pairs: Vec<_> = keys.into_iter().zip(values).collect();
-        pairs.into_iter()
+    pub fn drain(&mut self) -> PoolDrain<'_, PoolKey<T>, T> {
+        let unowned = self.slots.len(); // a `KeyPool` owns no slot
+        PoolDrain::new(self.slots.drain_unowned(unowned), PoolKey::model())
     }
 
-    /// Every value with its key, in slot order.
+    /// Defragments the pool (slab's `compact`): moves values from the highest slots into
+    /// the lowest vacant ones until the values fill a prefix of the slots, then gives
+    /// back the slots and buffer past them. Each move is announced first as
+    /// `rekey(value, old_key, new_key)`, for the caller to update where it kept the key;
+    /// if `rekey` returns `false`, that value stays and compaction stops there.
+    ///
+    /// A moved value's old key is stale at once (`get` gives `None`, never another
+    /// value); its new key is what `rekey` was told. If `rekey` panics, the value it was
+    /// given stays where it was with its key, the moves made before stand, and the pool
+    /// stays consistent (slab loses the value it was moving). Costs one pass over the
+    /// slots, and a move per value that sits above a hole.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    ///
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut by_name = HashMap::new();
+    /// for name in ["ada", "bob", "cy", "dee"] {
+    ///     by_name.insert(name, pool.insert(name));
+    /// }
+    /// pool.remove(by_name.remove("ada").unwrap());
+    /// pool.compact(|name, _old, new| {
+    ///     by_name.insert(*name, new); // "dee" moves into slot 0
+    ///     true
+    /// });
+    /// assert_eq!(pool.stats().free, 0);
+    /// assert_eq!(by_name["dee"].index(), 0);
+    /// assert!(by_name.iter().all(|(name, &k)| pool[k] == *name));
+    /// ```
+    pub fn compact(&mut self, mut rekey: impl FnMut(&mut T, PoolKey<T>, PoolKey<T>) -> bool) {
+        self.slots.compact(|value, (old_index, old_version), (new_index, new_version)| {
+            rekey(value, PoolKey::new(old_index, old_version), PoolKey::new(new_index, new_version))
+        });
+    }
+
+    /// Every value with its key, in slot order (from either end; exact-size, `Clone`).
     ///
     /// # Examples
     ///
@@ -608,11 +665,12 @@ impl<T> KeyPool<T> {
     /// let k = pool.insert(7);
     /// assert_eq!(pool.iter().next(), Some((k, &7)));
     /// ```
-    pub fn iter(&self) -> impl Iterator<Item = (PoolKey<T>, &T)> + '_ {
-        self.slots.iter().map(|(index, version, value)| (PoolKey::new(index, version), value))
+    #[must_use]
+    pub fn iter(&self) -> PoolIter<'_, PoolKey<T>, T> {
+        PoolIter::new(self.slots.iter(), PoolKey::model())
     }
 
-    /// Every value with its key, mutably, in slot order.
+    /// Every value with its key, mutably, in slot order (from either end; exact-size).
     ///
     /// # Examples
     ///
@@ -624,11 +682,11 @@ impl<T> KeyPool<T> {
     /// }
     /// assert_eq!(pool[k], 8);
     /// ```
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (PoolKey<T>, &mut T)> + '_ {
-        self.slots.iter_mut().map(|(index, version, value)| (PoolKey::new(index, version), value))
+    pub fn iter_mut(&mut self) -> PoolIterMut<'_, PoolKey<T>, T> {
+        PoolIterMut::new(self.slots.iter_mut(), PoolKey::model())
     }
 
-    /// Every key, in slot order.
+    /// Every key, in slot order (from either end; exact-size, `Clone`).
     ///
     /// # Examples
     ///
@@ -637,11 +695,15 @@ impl<T> KeyPool<T> {
     /// let k = pool.insert(());
     /// assert_eq!(pool.keys().collect::<Vec<_>>(), [k]);
     /// ```
-    pub fn keys(&self) -> impl Iterator<Item = PoolKey<T>> + '_ {
+    #[must_use]
+    pub fn keys(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = PoolKey<T>> + ExactSizeIterator + FusedIterator + Clone + '_
+    {
         self.iter().map(|(key, _)| key)
     }
 
-    /// Every value, in slot order.
+    /// Every value, in slot order (from either end; exact-size, `Clone`).
     ///
     /// # Examples
     ///
@@ -650,11 +712,14 @@ impl<T> KeyPool<T> {
     /// pool.insert(4);
     /// assert_eq!(pool.values().sum::<i32>(), 4);
     /// ```
-    pub fn values(&self) -> impl Iterator<Item = &T> + '_ {
+    #[must_use]
+    pub fn values(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + FusedIterator + Clone + '_ {
         self.iter().map(|(_, value)| value)
     }
 
-    /// Every value, mutably, in slot order.
+    /// Every value, mutably, in slot order (from either end; exact-size).
     ///
     /// # Examples
     ///
@@ -664,7 +729,9 @@ impl<T> KeyPool<T> {
     /// pool.values_mut().for_each(|v| *v *= 2);
     /// assert_eq!(pool[k], 8);
     /// ```
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+    pub fn values_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut T> + ExactSizeIterator + FusedIterator + '_ {
         self.iter_mut().map(|(_, value)| value)
     }
 }
@@ -680,7 +747,7 @@ impl<T> KeyPool<T> {
     pub(crate) fn from_parts(
         salt: u32,
         floor: u32,
-        slots: Vec<(u32, Option<T>)>,
+        slots: alloc::vec::Vec<(u32, Option<T>)>,
     ) -> Result<Self, &'static str> {
         Ok(KeyPool { slots: Slots::from_parts(salt, floor, slots)? })
     }
@@ -732,13 +799,58 @@ fn stale<T>(key: PoolKey<T>) -> ! {
     )
 }
 
-/// Every value with its key, the pool consumed.
+/// Every value with its key, in slot order, the pool consumed.
 impl<T> IntoIterator for KeyPool<T> {
     type Item = (PoolKey<T>, T);
-    type IntoIter = alloc::vec::IntoIter<(PoolKey<T>, T)>;
+    type IntoIter = PoolIntoIter<PoolKey<T>, T>;
 
-    fn into_iter(mut self) -> Self::IntoIter {
-        self.drain()
+    fn into_iter(self) -> Self::IntoIter {
+        PoolIntoIter::new(self.slots.into_iter(), PoolKey::model())
+    }
+}
+
+/// Every value with its key, in slot order: [`KeyPool::iter`].
+impl<'a, T> IntoIterator for &'a KeyPool<T> {
+    type Item = (PoolKey<T>, &'a T);
+    type IntoIter = PoolIter<'a, PoolKey<T>, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Every value with its key, mutably, in slot order: [`KeyPool::iter_mut`].
+impl<'a, T> IntoIterator for &'a mut KeyPool<T> {
+    type Item = (PoolKey<T>, &'a mut T);
+    type IntoIter = PoolIterMut<'a, PoolKey<T>, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+/// A copy of every value, under the same keys: a key of the original names the same
+/// value in the copy (they start as one pool, twice; from then on each changes alone).
+/// Costs a clone per value and a copy of the slots.
+///
+/// # Examples
+///
+/// ```
+/// let mut pool = arena_core::KeyPool::new();
+/// let k = pool.insert(String::from("kept"));
+/// let mut copy = pool.clone();
+/// copy[k].push('!');
+/// assert_eq!((pool[k].as_str(), copy[k].as_str()), ("kept", "kept!"));
+/// ```
+impl<T: Clone> Clone for KeyPool<T> {
+    fn clone(&self) -> Self {
+        KeyPool { slots: self.slots.clone() }
+    }
+
+    /// Drops this pool's values and clones `source`'s into its buffer (slab's
+    /// `clone_from`); if a destructor or a clone panics, this pool is left empty.
+    fn clone_from(&mut self, source: &Self) {
+        self.slots.clone_from(&source.slots);
     }
 }
 

@@ -137,6 +137,8 @@ mod serde_impls;
 #[cfg(feature = "std")]
 mod shared_block_pool;
 mod size_class;
+mod slot_iter;
+mod slot_key;
 mod slots;
 mod soa_pool;
 mod soa_row;
@@ -165,12 +167,15 @@ pub use pool::{Pool, PoolStats, VacantEntry};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
 pub use scope_ref::ScopeRef;
-pub use secondary_map::{SecondaryEntry, SecondaryMap, SlotKey};
+pub use secondary_map::{SecondaryEntry, SecondaryMap};
 #[cfg(feature = "std")]
 pub use shared_block_pool::{
     LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedBlockPoolStats,
 };
 pub use size_class::{MAX_CLASS_SIZE, SizeClassPool, SizeClassStats};
+pub use slot_iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
+pub use slot_key::SlotKey;
+pub use slots::GetDisjointMutError;
 pub use soa_pool::{SoaIter, SoaIterMut, SoaPool};
 pub use soa_row::{SoaColumns, SoaColumnsMut, SoaMut, SoaRef, SoaRow, SoaViews};
 pub use string::ArenaString;

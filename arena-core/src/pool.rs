@@ -14,10 +14,11 @@
 //! - A handle or key belongs to exactly one pool: the brand (`brand.rs`, and [`Pool::with`]).
 //! - A handle's slot is occupied: handles are created only by inserting, are not `Copy`
 //!   or `Clone`, and are consumed by `remove` (or by `into_key`, which gives up ownership).
-//!   No other operation frees an owned slot: `remove_key`, `retain` and `clear_keyed`
-//!   skip owned slots, `shrink_to_fit` only drops trailing vacant slots, and everything
-//!   that would empty the pool wholesale (`drain`) consumes it. So `get(&handle)` reads
-//!   the slot without a check (a `debug_assert!` stays).
+//!   No other operation frees or moves an owned value: `remove_key`, `retain`, `clear`,
+//!   `drain_keyed` and `compact` skip owned slots (and `compact` moves no value into
+//!   one), `shrink_to_fit` only drops trailing vacant slots, and everything that empties
+//!   the pool wholesale (`drain`, `into_iter`) consumes it. So `get(&handle)` reads the
+//!   slot without a check (a `debug_assert!` stays).
 //! - Keys are checked: a key matches only while its slot holds the very value it was
 //!   made for (same generation), so a stale key gives `None`, never another value.
 //! - Index space: at most `u32::MAX - 1` slots; `try_insert` hands the value back past it.
@@ -29,16 +30,27 @@
 //! - **(L3) A handle owns its slot.** A `Handle<'id>` exists only for a slot marked
 //!   `OCCUPIED | OWNED` of the one pool of brand `'id`, at most one per slot (`Handle::new`
 //!   is `unsafe` for that). Only `remove` and `into_key`, which consume it, clear those
-//!   bits; key removals and `retain` skip owned slots, and shrinking truncates nothing
-//!   below an occupied slot.
+//!   bits; key removals, `retain`, `clear`, `drain_keyed` and `compact` skip owned slots,
+//!   and shrinking truncates nothing below an occupied slot.
+//!
+//! # Keyed values and owned values
+//!
+//! slab's and slotmap's whole-collection operations (`clear`, `drain`, `compact`) would
+//! free or move values that a live handle proves are where they are, so here they act on
+//! the *keyed* values only (those no handle owns): a handle stays valid across all of
+//! them. Emptying the pool of every value takes the pool by value (`drain`,
+//! `into_iter`), after which no handle can be used.
 
 use core::fmt;
+use core::iter::FusedIterator;
+use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 
 use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::handle::{Handle, Key};
-use crate::slots::{Slots, Vacant};
+use crate::slot_iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
+use crate::slots::{GetDisjointMutError, Slots, Vacant, overlapping};
 
 /// Branded free-list storage for values of one type.
 ///
@@ -729,24 +741,56 @@ impl<'id, T> Pool<'id, T> {
         self.slots.retain(|index, version, value| keep(Key::new(index, version, brand), value));
     }
 
-    /// Removes every keyed value; values owned by handles stay.
+    /// Removes every keyed value (slab's and slotmap's `clear`, for the values no handle
+    /// owns): a value owned by a live handle stays, since the handle proves it is there.
+    /// `len()` after it is the number of owned values. The buffer stays for reuse, and the
+    /// slots after the last owned value are forgotten, so new values fill the lowest free
+    /// slots, then new ones in order, as after slab's `clear`.
     ///
     /// # Examples
     ///
     /// ```
     /// arena_core::Pool::with(|mut pool| {
     ///     let h = pool.insert('h');
-    ///     pool.insert_keyed('k');
-    ///     pool.clear_keyed();
-    ///     assert_eq!((pool.len(), pool[&h]), (1, 'h'));
+    ///     let k = pool.insert_keyed('k');
+    ///     pool.clear();
+    ///     assert_eq!((pool.len(), pool[&h], pool.get_key(k)), (1, 'h', None));
     /// });
     /// ```
-    pub fn clear_keyed(&mut self) {
+    pub fn clear(&mut self) {
         self.retain(|_, _| false);
+        self.slots.truncate_vacant_tail();
+    }
+
+    /// Removes the keyed values one by one as the returned iterator yields them with their
+    /// (now stale) keys, in slot order (slab's and slotmap's `drain`, for the values no
+    /// handle owns). Values owned by live handles stay; the pool stays usable. Dropping
+    /// the iterator removes the keyed values it did not reach.
+    ///
+    /// To empty the pool of every value, owned ones included, consume it:
+    /// [`drain`](Self::drain) or `into_iter()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let h = pool.insert(0);
+    ///     let a = pool.insert_keyed(1);
+    ///     let b = pool.insert_keyed(2);
+    ///     let drained: Vec<_> = pool.drain_keyed().collect();
+    ///     assert_eq!(drained, [(a, 1), (b, 2)]);
+    ///     assert_eq!((pool.len(), pool[&h]), (1, 0));
+    /// });
+    /// ```
+    pub fn drain_keyed(&mut self) -> PoolDrain<'_, Key<'id>, T> {
+        let model = self.model_key();
+        let unowned = self.slots.unowned_len();
+        PoolDrain::new(self.slots.drain_unowned(unowned), model)
     }
 
     /// Empties the pool, yielding every value (in slot order). Consumes the pool: any
-    /// handle still alive would otherwise name an empty slot.
+    /// handle still alive would otherwise name an empty slot. `into_iter()` does the same
+    /// with keys; [`drain_keyed`](Self::drain_keyed) keeps the pool (and its owned values).
     ///
     /// # Examples
     ///
@@ -764,7 +808,113 @@ impl<'id, T> Pool<'id, T> {
         unsafe { self.slots.take_all() }.into_iter()
     }
 
-    /// Every value with its key, in slot order (owned values included: a key reads them).
+    /// Defragments the keyed values (slab's `compact`): moves keyed values from the
+    /// highest slots into the lowest vacant ones, then gives back the trailing vacant
+    /// slots and the spare buffer. Each move is announced first as
+    /// `rekey(value, old_key, new_key)`, for the caller to update where it kept the key;
+    /// if `rekey` returns `false`, that value stays and compaction stops there.
+    ///
+    /// Values owned by handles never move (a handle names its slot, unchecked): they stay
+    /// where they are, and keyed values fill the holes around them. A moved value's old
+    /// key is stale at once. If `rekey` panics, the value it was given stays where it was
+    /// with its key, the moves made before stand, and the pool stays consistent.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let pinned = pool.insert("owned");
+    ///     let gone = pool.insert_keyed("gone");
+    ///     let mut last = pool.insert_keyed("last");
+    ///     pool.remove_key(gone);
+    ///     pool.compact(|_, old, new| {
+    ///         assert_eq!(old, last);
+    ///         last = new;
+    ///         true
+    ///     });
+    ///     assert_eq!((last.index(), pool[last]), (1, "last"));
+    ///     assert_eq!((pinned.index(), pool[&pinned]), (0, "owned"));
+    ///     assert_eq!(pool.stats().free, 0);
+    /// });
+    /// ```
+    pub fn compact(&mut self, mut rekey: impl FnMut(&mut T, Key<'id>, Key<'id>) -> bool) {
+        let brand = self.brand;
+        // L3: `Slots::compact` moves only unowned values, into vacant slots.
+        self.slots.compact(|value, (old_index, old_version), (new_index, new_version)| {
+            rekey(
+                value,
+                Key::new(old_index, old_version, brand),
+                Key::new(new_index, new_version, brand),
+            )
+        });
+    }
+
+    /// The values of several keys, mutably at once (slab's and slotmap's
+    /// `get_disjoint_mut`). Keys of owned values count too; for handles, see
+    /// [`get_disjoint_handles_mut`](Self::get_disjoint_handles_mut).
+    ///
+    /// # Errors
+    ///
+    /// [`GetDisjointMutError::OverlappingKeys`] if two keys are equal (checked first, over
+    /// the whole array), [`GetDisjointMutError::StaleKey`] if a key's value was removed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{GetDisjointMutError, Pool};
+    ///
+    /// Pool::with(|mut pool| {
+    ///     let (a, b) = (pool.insert_keyed(1), pool.insert_keyed(2));
+    ///     let [x, y] = pool.get_disjoint_mut([a, b]).unwrap();
+    ///     std::mem::swap(x, y);
+    ///     assert_eq!((pool[a], pool[b]), (2, 1));
+    ///     assert_eq!(pool.get_disjoint_mut([b, b]), Err(GetDisjointMutError::OverlappingKeys));
+    /// });
+    /// ```
+    pub fn get_disjoint_mut<const N: usize>(
+        &mut self,
+        keys: [Key<'id>; N],
+    ) -> Result<[&mut T; N], GetDisjointMutError> {
+        self.slots.get_disjoint_mut(keys.map(|k| (k.slot(), k.version())))
+    }
+
+    /// The values of several handles, mutably at once. A handle is always live, but the
+    /// same handle can be lent twice (`[&h, &h]`), so overlap is still checked; nothing
+    /// else is.
+    ///
+    /// # Errors
+    ///
+    /// [`GetDisjointMutError::OverlappingKeys`] if two of the handles are the same.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_core::{GetDisjointMutError, Pool};
+    ///
+    /// Pool::with(|mut pool| {
+    ///     let (a, b) = (pool.insert(vec![1]), pool.insert(vec![2]));
+    ///     let [x, y] = pool.get_disjoint_handles_mut([&a, &b]).unwrap();
+    ///     x.append(y);
+    ///     assert_eq!((pool[&a].len(), pool[&b].len()), (2, 0));
+    ///     assert!(pool.get_disjoint_handles_mut([&a, &a]).is_err());
+    /// });
+    /// ```
+    pub fn get_disjoint_handles_mut<const N: usize>(
+        &mut self,
+        handles: [&Handle<'id>; N],
+    ) -> Result<[&mut T; N], GetDisjointMutError> {
+        let indices = handles.map(Handle::slot);
+        if overlapping(&indices) {
+            return Err(GetDisjointMutError::OverlappingKeys);
+        }
+        debug_assert!(indices.iter().all(|&i| self.slots.is_owned(i)), "handles own their slots");
+        // SAFETY: L3: each handle's slot is occupied and owned, so in bounds and holding a
+        // `T`; no two are equal (checked above).
+        Ok(unsafe { self.slots.get_disjoint_unchecked_mut(indices) })
+    }
+
+    /// Every value with its key, in slot order (owned values included: a key reads them);
+    /// from either end, exact-size, `Clone`.
     ///
     /// # Examples
     ///
@@ -775,14 +925,12 @@ impl<'id, T> Pool<'id, T> {
     ///     assert_eq!((k, *v), (a, 'a'));
     /// });
     /// ```
-    pub fn iter(&self) -> impl Iterator<Item = (Key<'id>, &T)> + '_ {
-        let brand = self.brand;
-        self.slots
-            .iter()
-            .map(move |(index, version, value)| (Key::new(index, version, brand), value))
+    #[must_use]
+    pub fn iter(&self) -> PoolIter<'_, Key<'id>, T> {
+        PoolIter::new(self.slots.iter(), self.model_key())
     }
 
-    /// Every value with its key, mutably, in slot order.
+    /// Every value with its key, mutably, in slot order; from either end, exact-size.
     ///
     /// # Examples
     ///
@@ -795,11 +943,112 @@ impl<'id, T> Pool<'id, T> {
     ///     assert_eq!(pool[&h], 10);
     /// });
     /// ```
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (Key<'id>, &mut T)> + '_ {
-        let brand = self.brand;
-        self.slots
-            .iter_mut()
-            .map(move |(index, version, value)| (Key::new(index, version, brand), value))
+    pub fn iter_mut(&mut self) -> PoolIterMut<'_, Key<'id>, T> {
+        let model = self.model_key();
+        PoolIterMut::new(self.slots.iter_mut(), model)
+    }
+
+    /// Every key, in slot order (owned values' too); from either end, exact-size, `Clone`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(());
+    ///     assert_eq!(pool.keys().collect::<Vec<_>>(), [k]);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn keys(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = Key<'id>> + ExactSizeIterator + FusedIterator + Clone + '_
+    {
+        self.iter().map(|(key, _)| key)
+    }
+
+    /// Every value, in slot order; from either end, exact-size, `Clone`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let _h = pool.insert(4);
+    ///     pool.insert_keyed(5);
+    ///     assert_eq!(pool.values().sum::<i32>(), 9);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn values(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + FusedIterator + Clone + '_ {
+        self.iter().map(|(_, value)| value)
+    }
+
+    /// Every value, mutably, in slot order; from either end, exact-size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let h = pool.insert(4);
+    ///     pool.values_mut().for_each(|v| *v *= 2);
+    ///     assert_eq!(pool[&h], 8);
+    /// });
+    /// ```
+    pub fn values_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = &mut T> + ExactSizeIterator + FusedIterator + '_ {
+        self.iter_mut().map(|(_, value)| value)
+    }
+
+    /// A key of this pool's brand, which iterators make their keys like.
+    fn model_key(&self) -> Key<'id> {
+        Key::new(0, NonZeroU32::MIN, self.brand)
+    }
+}
+
+/// Every value with its key, in slot order, the pool consumed: owned values too (no
+/// handle can reach a consumed pool).
+///
+/// # Examples
+///
+/// ```
+/// arena_core::Pool::with(|mut pool| {
+///     let _owned = pool.insert('o');
+///     let k = pool.insert_keyed('k');
+///     let all: Vec<_> = pool.into_iter().collect();
+///     assert_eq!(all[1], (k, 'k'));
+///     assert_eq!(all[0].1, 'o');
+/// });
+/// ```
+impl<'id, T> IntoIterator for Pool<'id, T> {
+    type Item = (Key<'id>, T);
+    type IntoIter = PoolIntoIter<Key<'id>, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        let model = self.model_key();
+        // L3: the pool is consumed, so no handle can be used with its values again.
+        PoolIntoIter::new(self.slots.into_iter(), model)
+    }
+}
+
+/// Every value with its key, in slot order: [`Pool::iter`].
+impl<'a, 'id, T> IntoIterator for &'a Pool<'id, T> {
+    type Item = (Key<'id>, &'a T);
+    type IntoIter = PoolIter<'a, Key<'id>, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Every value with its key, mutably, in slot order: [`Pool::iter_mut`].
+impl<'a, 'id, T> IntoIterator for &'a mut Pool<'id, T> {
+    type Item = (Key<'id>, &'a mut T);
+    type IntoIter = PoolIterMut<'a, Key<'id>, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
     }
 }
 

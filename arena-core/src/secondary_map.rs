@@ -10,56 +10,8 @@ use core::fmt;
 use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 
-use crate::handle::Key;
-use crate::key_pool::PoolKey;
-
-mod sealed {
-    use core::num::NonZeroU32;
-
-    /// What a side table needs of a key. Private: only the kit's keys implement it.
-    pub trait KeyParts: Copy {
-        /// The slot index.
-        fn slot(self) -> u32;
-        /// The slot's version the key names.
-        fn version(self) -> NonZeroU32;
-        /// A key of the same pool (brand or type) for another slot and version.
-        fn with_parts(self, slot: u32, version: NonZeroU32) -> Self;
-    }
-}
-
-/// A key a [`SecondaryMap`] can be keyed by: the branded [`Key`] of a
-/// [`Pool`](crate::Pool), and the [`PoolKey`] of a [`KeyPool`](crate::KeyPool). Sealed.
-pub trait SlotKey: sealed::KeyParts {}
-
-impl sealed::KeyParts for Key<'_> {
-    #[inline]
-    fn slot(self) -> u32 {
-        Key::slot(self)
-    }
-    #[inline]
-    fn version(self) -> NonZeroU32 {
-        Key::version(self)
-    }
-    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
-        Key::new(slot, version, self.brand())
-    }
-}
-impl SlotKey for Key<'_> {}
-
-impl<T> sealed::KeyParts for PoolKey<T> {
-    #[inline]
-    fn slot(self) -> u32 {
-        PoolKey::slot(self)
-    }
-    #[inline]
-    fn version(self) -> NonZeroU32 {
-        PoolKey::version(self)
-    }
-    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
-        PoolKey::from_parts(slot, version)
-    }
-}
-impl<T> SlotKey for PoolKey<T> {}
+use crate::slot_key::{SlotKey, sealed::KeyParts};
+use crate::slots::{GetDisjointMutError, overlapping};
 
 /// Generations are 30 bits above two flag bits (`slots.rs`).
 const GEN_SHIFT: u32 = 2;
@@ -75,9 +27,9 @@ fn is_older(a: NonZeroU32, b: NonZeroU32) -> bool {
 }
 
 /// Extra data for the values of one pool, keyed by its keys: a `Vec` indexed by slot,
-/// each entry tagged with the version of the key that set it. `K` is [`Key<'id>`](Key)
+/// each entry tagged with the version of the key that set it. `K` is [`Key<'id>`](crate::Key)
 /// (a branded [`Pool`](crate::Pool): only that pool's keys type-check) or
-/// [`PoolKey<T>`] (a [`KeyPool<T>`](crate::KeyPool)).
+/// [`PoolKey<T>`](crate::PoolKey) (a [`KeyPool<T>`](crate::KeyPool)).
 ///
 /// An entry answers only the key it was set with. The map does not know when the pool
 /// removes a value: the entry stays (answering that now-stale key) until a newer key of
@@ -244,6 +196,48 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
             Some(Some((version, value))) if *version == key.version() => Some(value),
             _ => None,
         }
+    }
+
+    /// The entries of several keys, mutably at once (slotmap's `get_disjoint_mut`).
+    ///
+    /// # Errors
+    ///
+    /// [`GetDisjointMutError::OverlappingKeys`] if two keys name the same slot (checked
+    /// first, over the whole array), [`GetDisjointMutError::StaleKey`] if a key has no
+    /// entry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_core::KeyPool::new();
+    /// let (a, b) = (pool.insert(()), pool.insert(()));
+    /// let mut score = arena_core::SecondaryMap::new();
+    /// score.insert(a, 10);
+    /// score.insert(b, 0);
+    /// let [from, to] = score.get_disjoint_mut([a, b]).unwrap();
+    /// (*from, *to) = (*from - 3, *to + 3);
+    /// assert_eq!((score[a], score[b]), (7, 3));
+    /// assert!(score.get_disjoint_mut([a, a]).is_err());
+    /// ```
+    pub fn get_disjoint_mut<const N: usize>(
+        &mut self,
+        keys: [K; N],
+    ) -> Result<[&mut V; N], GetDisjointMutError> {
+        let indices = keys.map(KeyParts::slot);
+        if overlapping(&indices) {
+            return Err(GetDisjointMutError::OverlappingKeys);
+        }
+        if !keys.iter().all(|&key| self.contains_key(key)) {
+            return Err(GetDisjointMutError::StaleKey);
+        }
+        let entries = self
+            .entries
+            .get_disjoint_mut(indices.map(|i| i as usize))
+            .map_err(|_| GetDisjointMutError::StaleKey)?;
+        Ok(entries.map(|entry| match entry {
+            Some((_, value)) => value,
+            None => unreachable!("every key has an entry: checked above"),
+        }))
     }
 
     /// Whether the map has an entry for `key`.
@@ -630,6 +624,45 @@ impl<K: SlotKey, V> IndexMut<K> for SecondaryMap<K, V> {
 #[track_caller]
 fn no_entry(slot: u32) -> ! {
     panic!("arena-kit: the secondary map has no entry for this key (slot {slot})")
+}
+
+/// Every entry with its key, in slot order, the map consumed.
+///
+/// # Examples
+///
+/// ```
+/// let mut pool = arena_core::KeyPool::new();
+/// let k = pool.insert(());
+/// let mut map = arena_core::SecondaryMap::new();
+/// map.insert(k, 'v');
+/// assert_eq!(map.into_iter().collect::<Vec<_>>(), [(k, 'v')]);
+/// ```
+impl<K: SlotKey, V> IntoIterator for SecondaryMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = alloc::vec::IntoIter<(K, V)>;
+
+    fn into_iter(mut self) -> Self::IntoIter {
+        self.drain()
+    }
+}
+
+/// A copy of every entry, under the same keys.
+///
+/// # Examples
+///
+/// ```
+/// let mut pool = arena_core::KeyPool::new();
+/// let k = pool.insert(());
+/// let mut map = arena_core::SecondaryMap::new();
+/// map.insert(k, 1);
+/// let mut copy = map.clone();
+/// copy[k] += 1;
+/// assert_eq!((map[k], copy[k]), (1, 2));
+/// ```
+impl<K: SlotKey, V: Clone> Clone for SecondaryMap<K, V> {
+    fn clone(&self) -> Self {
+        SecondaryMap { entries: self.entries.clone(), len: self.len, model: self.model }
+    }
 }
 
 /// Inserts every pair, as [`SecondaryMap::insert`].

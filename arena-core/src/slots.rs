@@ -13,6 +13,12 @@
 //!   of the next vacant slot (the free list threads through the slots themselves). A slot
 //!   costs `max(size_of::<T>(), 4) + 4` rounded to the alignment, as slotmap's does, and
 //!   a key lookup reads one place: the version check and the value share a cache line.
+//! - Iterators ([`RawIter`], [`RawIterMut`], [`RawDrain`], [`RawIntoIter`]) walk the
+//!   slots from both ends and count the values left, so they know their exact length;
+//!   the public iterators (`slot_iter.rs`) turn indices and versions into keys.
+//! - [`compact`](Slots::compact) is the one operation that moves a value to another slot
+//!   (slab's `compact`): a moved value's old key goes stale and the caller is told its
+//!   new one.
 //!
 //! # Generations, and the salt
 //!
@@ -34,11 +40,15 @@
 //!   link in `next` (unless retired). Occupied-and-filled become true together,
 //!   in [`Vacant`]'s fill, which consumes the claim.
 //! - **(L2) The free list** starting at `free_head` visits, through `next`, every vacant
-//!   slot that is not retired, exactly once; all are in bounds.
+//!   slot that is not retired, exactly once; all are in bounds. Only
+//!   [`compact`](Slots::compact) breaks it for a while, with nothing but one value lent
+//!   out, and threads it again however it ends.
 //! - **(L3) Owned slots stay**: a slot marked `OWNED` is removed only through
 //!   [`take`](Slots::take) by the owner's proof (the branded pool's handle, which
-//!   `Pool` makes only for owned slots); key removals and `retain` skip it, and
-//!   shrinking truncates nothing below an occupied slot.
+//!   `Pool` makes only for owned slots); key removals, `retain` and drains skip it,
+//!   compaction neither moves it nor moves a value into it, and shrinking truncates
+//!   nothing below an occupied slot. Only storage that is consumed (its iterator by
+//!   value) takes owned values out: no owner can reach it any more.
 //! - **(L4) Versions only grow** (modulo the wrap that retirement forbids): a slot's
 //!   generation rises at every removal; a retired slot is never reused nor truncated; a
 //!   slot made again past a truncation starts above every truncated generation
@@ -50,6 +60,7 @@
 )]
 
 use alloc::vec::Vec;
+use core::fmt;
 use core::mem::ManuallyDrop;
 use core::num::NonZeroU32;
 use core::ptr;
@@ -308,6 +319,24 @@ impl<T> Slots<T> {
         })
     }
 
+    /// The values of `keys` (an index and a version each), mutably at once: overlap is
+    /// checked first, over the whole array, then that every key names its value.
+    pub(crate) fn get_disjoint_mut<const N: usize>(
+        &mut self,
+        keys: [(u32, NonZeroU32); N],
+    ) -> Result<[&mut T; N], GetDisjointMutError> {
+        let indices = keys.map(|(index, _)| index);
+        if overlapping(&indices) {
+            return Err(GetDisjointMutError::OverlappingKeys);
+        }
+        if !keys.iter().all(|&(index, version)| self.contains(index, version)) {
+            return Err(GetDisjointMutError::StaleKey);
+        }
+        // SAFETY: every key names the value of its slot, so each slot is in bounds and
+        // occupied (L1, L4); no two indices are equal (checked above).
+        Ok(unsafe { self.get_disjoint_unchecked_mut(indices) })
+    }
+
     /// Whether slot `index` is occupied and owned: what a branded handle proves.
     #[inline]
     pub(crate) fn is_owned(&self, index: u32) -> bool {
@@ -387,16 +416,14 @@ impl<T> Slots<T> {
         let field = unsafe { &mut slot.body.value };
         // SAFETY: the value is read once: the slot is marked vacant right below.
         let value = unsafe { ManuallyDrop::take(field) };
-        let generation = slot.meta >> GEN_SHIFT;
-        let age = generation.wrapping_sub(self.salt) & GEN_MASK;
         self.len -= 1;
-        if age + 1 >= MAX_AGE {
-            // Retired: no generation is left to tell its next value from this one (L4).
-            slot.meta = (self.salt.wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
-        } else {
-            slot.meta = ((generation + 1) & GEN_MASK) << GEN_SHIFT;
+        if let Some(meta) = next_vacant_meta(self.salt, slot.meta) {
+            slot.meta = meta;
             slot.body = Body { next: self.free_head };
             self.free_head = index;
+        } else {
+            // Retired: no generation is left to tell its next value from this one (L4).
+            slot.meta = (self.salt.wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
         }
         value
     }
@@ -482,6 +509,14 @@ impl<T> Slots<T> {
 
     /// Gives back the trailing vacant slots and the spare buffer.
     pub(crate) fn shrink_to_fit(&mut self) {
+        self.truncate_vacant_tail();
+        self.entries.shrink_to_fit();
+    }
+
+    /// Forgets the vacant slots after the last occupied (or retired) one, keeping the
+    /// buffer: the next values take the lowest free slots, then new ones in order (what a
+    /// slab user sees after `clear` or `drain`).
+    pub(crate) fn truncate_vacant_tail(&mut self) {
         // Occupied slots stay, and so do retired ones: a retired slot's last version would
         // match the first value of a slot made again at its index (its generation cannot
         // rise past the retirement age), so it is never truncated (L4).
@@ -500,7 +535,6 @@ impl<T> Slots<T> {
             self.entries.truncate(keep);
             self.rebuild_free_list();
         }
-        self.entries.shrink_to_fit();
     }
 
     /// The salt, the generation floor and every slot's meta word with its value: what
@@ -574,56 +608,464 @@ impl<T> Slots<T> {
         }
     }
 
-    /// Every value with its index and version, in slot order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, NonZeroU32, &T)> + '_ {
-        self.entries.iter().enumerate().filter(|(_, slot)| slot.meta & OCCUPIED != 0).map(
-            |(i, slot)| {
-                // SAFETY: L1: the slot is occupied (filtered above), so it holds a `T`.
-                let value = unsafe { &*slot.body.value };
-                // `i` < `MAX_SLOTS`, which fits a `u32`.
-                (i as u32, version(slot.meta), value)
-            },
-        )
+    /// Every value with its index and version, in slot order, from either end.
+    pub(crate) fn iter(&self) -> RawIter<'_, T> {
+        RawIter { slots: self.entries.iter(), front: 0, remaining: self.len }
     }
 
-    /// Every value with its index and version, mutably, in slot order.
-    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (u32, NonZeroU32, &mut T)> + '_ {
-        self.entries.iter_mut().enumerate().filter(|(_, slot)| slot.meta & OCCUPIED != 0).map(
-            |(i, slot)| {
-                let version = version(slot.meta);
-                // SAFETY: L1: the slot is occupied (filtered above), so it holds a `T`.
-                let value = unsafe { &mut *slot.body.value };
-                // `i` < `MAX_SLOTS`, which fits a `u32`.
-                (i as u32, version, value)
-            },
-        )
+    /// Every value with its index and version, mutably, in slot order, from either end.
+    pub(crate) fn iter_mut(&mut self) -> RawIterMut<'_, T> {
+        RawIterMut { slots: self.entries.iter_mut(), front: 0, remaining: self.len }
+    }
+
+    /// Occupied slots no owner holds: `len` for storage that never marks a slot owned.
+    pub(crate) fn unowned_len(&self) -> usize {
+        self.entries.iter().filter(|e| e.meta & (OCCUPIED | OWNED) == OCCUPIED).count()
+    }
+
+    /// Removes the unowned values one by one as the drain is advanced (from either end),
+    /// yielding each with its index and version; the rest go when it is dropped. Owned
+    /// slots stay (L3). `unowned` is [`unowned_len`](Self::unowned_len), which the caller
+    /// may know without counting.
+    pub(crate) fn drain_unowned(&mut self, unowned: usize) -> RawDrain<'_, T> {
+        debug_assert_eq!(unowned, self.unowned_len(), "the caller counted the unowned values");
+        // Slot counts stay below `MAX_SLOTS`, which fits a `u32`.
+        let back = self.entries.len() as u32;
+        RawDrain { slots: self, front: 0, back, remaining: unowned }
+    }
+
+    /// Every value with its index and version, the storage consumed, from either end.
+    /// Owned values too: the storage is gone, so no owner's proof can reach it again (L3).
+    pub(crate) fn into_iter(self) -> RawIntoIter<T> {
+        let back = self.entries.len() as u32;
+        RawIntoIter { slots: self, front: 0, back }
+    }
+
+    // ----- moving values ----------------------------------------------------------------
+
+    /// Defragments: moves the unowned value of the highest slot into the lowest vacant,
+    /// unretired slot, again and again while the first lies above the second, then gives
+    /// back the trailing vacant slots ([`shrink_to_fit`](Self::shrink_to_fit)).
+    ///
+    /// Before each move, `rekey` gets the value, its index and version now and those it
+    /// will have; if it returns `false` the value stays and compaction stops there. A
+    /// moved value's old version is stale at once (its slot's generation rises, L4), and
+    /// its new one is its new slot's next version, as for an insertion. Owned slots never
+    /// move and never take a value (L3); retired slots never take one (L4). If `rekey`
+    /// panics, the value it was given stays where it was, and the moves made before it
+    /// stand: the storage is consistent either way.
+    pub(crate) fn compact(
+        &mut self,
+        mut rekey: impl FnMut(&mut T, (u32, NonZeroU32), (u32, NonZeroU32)) -> bool,
+    ) {
+        /// Threads the free list again however compaction ends (L2 is broken while slots
+        /// change state under it; `rekey` only ever holds a value, never the storage).
+        struct Relink<'a, T>(&'a mut Slots<T>);
+        impl<T> Drop for Relink<'_, T> {
+            fn drop(&mut self) {
+                self.0.rebuild_free_list();
+            }
+        }
+
+        let guard = Relink(self);
+        let slots = &mut *guard.0;
+        // Values below `hi` may still move; slots below `lo` are all settled.
+        let (mut lo, mut hi) = (0, slots.entries.len());
+        'moves: loop {
+            // The lowest slot that may take a value...
+            while lo < hi && !slots.is_free(slots.entries[lo].meta) {
+                lo += 1;
+            }
+            // ...and the highest unowned value above it.
+            hi = loop {
+                if hi <= lo + 1 {
+                    break 'moves;
+                }
+                hi -= 1;
+                if slots.entries[hi].meta & (OCCUPIED | OWNED) == OCCUPIED {
+                    break hi;
+                }
+            };
+            let (from_meta, to_meta) = (slots.entries[hi].meta, slots.entries[lo].meta);
+            // Both below `MAX_SLOTS`, which fits a `u32`.
+            let from = (hi as u32, version(from_meta));
+            let to = (lo as u32, version(to_meta | OCCUPIED));
+            // SAFETY: L1: slot `hi` is occupied (found above), so it holds a `T`.
+            let value = unsafe { &mut *slots.entries[hi].body.value };
+            if !rekey(value, from, to) {
+                break;
+            }
+            // SAFETY: L1: slot `hi` is occupied, so `value` is its initialised field.
+            let field = unsafe { &mut slots.entries[hi].body.value };
+            // SAFETY: the value is read once: the slot is marked vacant right below
+            // (keeping L1).
+            let value = unsafe { ManuallyDrop::take(field) };
+            slots.entries[hi] = Slot {
+                meta: next_vacant_meta(slots.salt, from_meta).unwrap_or(slots.retired_meta()),
+                body: Body { next: NONE },
+            };
+            // Slot `lo` was vacant: overwriting its link drops nothing. Occupied and
+            // filled become true together (L1).
+            slots.entries[lo] =
+                Slot { meta: to_meta | OCCUPIED, body: Body { value: ManuallyDrop::new(value) } };
+            lo += 1;
+        }
+        drop(guard);
+        self.shrink_to_fit();
+    }
+
+    /// Whether a slot of meta word `meta` may take a value: vacant and not retired.
+    #[inline]
+    fn is_free(&self, meta: u32) -> bool {
+        meta & OCCUPIED == 0 && !self.is_retired(meta)
     }
 }
 
+/// The meta word a slot of meta word `meta` gets when its value leaves: vacant, one
+/// generation on; `None` if that generation would be its last (the slot retires, L4).
+#[inline]
+fn next_vacant_meta(salt: u32, meta: u32) -> Option<u32> {
+    let generation = meta >> GEN_SHIFT;
+    let age = generation.wrapping_sub(salt) & GEN_MASK;
+    (age + 1 < MAX_AGE).then_some(((generation + 1) & GEN_MASK) << GEN_SHIFT)
+}
+
+/// Whether two of `indices` are equal (quadratic: the arrays are a handful long).
+pub(crate) fn overlapping(indices: &[u32]) -> bool {
+    indices.iter().enumerate().any(|(i, index)| indices[..i].contains(index))
+}
+
+/// Why [`Pool::get_disjoint_mut`](crate::Pool::get_disjoint_mut),
+/// [`KeyPool::get_disjoint_mut`](crate::KeyPool::get_disjoint_mut) or
+/// [`SecondaryMap::get_disjoint_mut`](crate::SecondaryMap::get_disjoint_mut) gave no
+/// references (slab's `GetDisjointMutError`). Overlap is checked first, over the whole
+/// array.
+///
+/// # Examples
+///
+/// ```
+/// use arena_core::{GetDisjointMutError, KeyPool};
+///
+/// let mut pool = KeyPool::new();
+/// let (a, b) = (pool.insert(1), pool.insert(2));
+/// assert_eq!(pool.get_disjoint_mut([a, a]).unwrap_err(), GetDisjointMutError::OverlappingKeys);
+/// pool.remove(b);
+/// assert_eq!(pool.get_disjoint_mut([a, b]).unwrap_err(), GetDisjointMutError::StaleKey);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GetDisjointMutError {
+    /// A key names no value: it was removed (or, for a `KeyPool`, the key is another
+    /// pool's or made up).
+    StaleKey,
+    /// Two keys (or handles) name the same slot.
+    OverlappingKeys,
+}
+
+impl fmt::Display for GetDisjointMutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GetDisjointMutError::StaleKey => "a key names no value (it was removed)",
+            GetDisjointMutError::OverlappingKeys => "two keys name the same value",
+        })
+    }
+}
+
+impl core::error::Error for GetDisjointMutError {}
+
+/// Clones every value into storage of the same salt, generations and free list: every
+/// key of the original names the same value in the clone.
+impl<T: Clone> Clone for Slots<T> {
+    fn clone(&self) -> Self {
+        self.clone_into_buffer(Vec::new())
+    }
+
+    /// Drops this storage's values, then clones `source` into its buffer. If a destructor
+    /// or a clone panics, `self` is left empty (and usable), and every value made or held
+    /// so far is dropped once.
+    fn clone_from(&mut self, source: &Self) {
+        let mut old = core::mem::replace(self, Slots::with_capacity(0, source.salt));
+        if core::mem::needs_drop::<T>() {
+            // If a destructor panics, `old` is dropped while unwinding: `drop_from` marks
+            // each slot vacant before dropping its value, so none is dropped twice.
+            drop_from(&mut old, 0);
+        }
+        let mut buffer = core::mem::take(&mut old.entries);
+        // Every slot is vacant now (or was `Copy`-like, with no destructor): clearing
+        // drops nothing (`Slot` has no drop glue).
+        buffer.clear();
+        *self = source.clone_into_buffer(buffer);
+    }
+}
+
+impl<T: Clone> Slots<T> {
+    /// A clone of this storage in `buffer` (empty, its capacity reused).
+    fn clone_into_buffer(&self, mut buffer: Vec<Slot<T>>) -> Self {
+        debug_assert!(buffer.is_empty(), "an empty buffer");
+        buffer.reserve(self.entries.len());
+        let mut copy = Slots {
+            entries: buffer,
+            free_head: self.free_head,
+            len: 0,
+            peak: self.peak,
+            gen_floor: self.gen_floor,
+            salt: self.salt,
+            max_free: self.max_free,
+        };
+        for slot in &self.entries {
+            let body = if slot.meta & OCCUPIED != 0 {
+                // SAFETY: L1: an occupied slot holds a `T`.
+                let value = unsafe { &*slot.body.value };
+                // If `clone` panics, `copy` is dropped, and with it the values cloned so
+                // far (its `Drop` visits every occupied slot pushed).
+                Body { value: ManuallyDrop::new(value.clone()) }
+            } else if self.is_retired(slot.meta) {
+                // A retired slot's body may still hold the bytes of its last value.
+                Body { next: NONE }
+            } else {
+                // SAFETY: L1, L2: a vacant slot that is not retired holds its link.
+                Body { next: unsafe { slot.body.next } }
+            };
+            copy.entries.push(Slot { meta: slot.meta, body });
+        }
+        copy.len = self.len;
+        copy
+    }
+}
+
+/// `Iterator` and `DoubleEndedIterator` for [`RawIter`] (`walk_slots!(RawIter)`) and
+/// [`RawIterMut`] (`walk_slots!(RawIterMut mut)`): each step takes the next slot from
+/// either end of the slice iterator and yields it if it is occupied.
+macro_rules! walk_slots {
+    ($name:ident $($mut:ident)?) => {
+        impl<'a, T> Iterator for $name<'a, T> {
+            type Item = (u32, NonZeroU32, &'a $($mut)? T);
+
+            #[inline]
+            fn next(&mut self) -> Option<Self::Item> {
+                while self.remaining > 0 {
+                    let slot = self.slots.next()?;
+                    let index = self.front;
+                    self.front += 1;
+                    if slot.meta & OCCUPIED != 0 {
+                        self.remaining -= 1;
+                        // SAFETY: L1: an occupied slot holds a `T`; the storage is
+                        // borrowed (mutably, for `RawIterMut`) for `'a`, and each slot is
+                        // yielded once.
+                        return Some((index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                    }
+                }
+                None
+            }
+
+            #[inline]
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.remaining, Some(self.remaining))
+            }
+        }
+
+        impl<T> DoubleEndedIterator for $name<'_, T> {
+            #[inline]
+            fn next_back(&mut self) -> Option<Self::Item> {
+                while self.remaining > 0 {
+                    let slot = self.slots.next_back()?;
+                    if slot.meta & OCCUPIED != 0 {
+                        self.remaining -= 1;
+                        // The slots before it are still in `slots`; indices fit a `u32`.
+                        let index = self.front + self.slots.len() as u32;
+                        // SAFETY: L1, as in `next`.
+                        return Some((index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                    }
+                }
+                None
+            }
+        }
+    };
+}
+
+/// `Iterator` and `DoubleEndedIterator` for [`RawDrain`] and [`RawIntoIter`], from their
+/// `left` (values still to yield) and `take_at` (the value of a slot, taken out if it is
+/// one they yield): each step visits the next slot from either end of `front..back`.
+macro_rules! take_slots {
+    ($name:ident $(<$lt:lifetime>)?) => {
+        impl<T> Iterator for $name<$($lt,)? T> {
+            type Item = (u32, NonZeroU32, T);
+
+            fn next(&mut self) -> Option<Self::Item> {
+                while self.left() > 0 && self.front < self.back {
+                    let index = self.front;
+                    self.front += 1;
+                    if let Some(item) = self.take_at(index) {
+                        return Some(item);
+                    }
+                }
+                None
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                (self.left(), Some(self.left()))
+            }
+        }
+
+        impl<T> DoubleEndedIterator for $name<$($lt,)? T> {
+            fn next_back(&mut self) -> Option<Self::Item> {
+                while self.left() > 0 && self.front < self.back {
+                    self.back -= 1;
+                    if let Some(item) = self.take_at(self.back) {
+                        return Some(item);
+                    }
+                }
+                None
+            }
+        }
+    };
+}
+
+/// The values of a [`Slots`] with their indices and versions, in slot order, from either
+/// end.
+pub(crate) struct RawIter<'a, T> {
+    slots: core::slice::Iter<'a, Slot<T>>,
+    /// The index of the first slot `slots` still holds.
+    front: u32,
+    /// Occupied slots `slots` still holds.
+    remaining: usize,
+}
+
+walk_slots!(RawIter);
+
+impl<T> Clone for RawIter<'_, T> {
+    fn clone(&self) -> Self {
+        RawIter { slots: self.slots.clone(), front: self.front, remaining: self.remaining }
+    }
+}
+
+/// The values of a [`Slots`] with their indices and versions, mutably, in slot order,
+/// from either end.
+pub(crate) struct RawIterMut<'a, T> {
+    slots: core::slice::IterMut<'a, Slot<T>>,
+    /// The index of the first slot `slots` still holds.
+    front: u32,
+    /// Occupied slots `slots` still holds.
+    remaining: usize,
+}
+
+walk_slots!(RawIterMut mut);
+
+/// The unowned values of a [`Slots`], removed as they are yielded; see
+/// [`Slots::drain_unowned`].
+pub(crate) struct RawDrain<'a, T> {
+    slots: &'a mut Slots<T>,
+    /// Slots `front..back` are still to visit.
+    front: u32,
+    back: u32,
+    /// Unowned values in `front..back`.
+    remaining: usize,
+}
+
+impl<T> RawDrain<'_, T> {
+    /// Values still to yield.
+    #[inline]
+    fn left(&self) -> usize {
+        self.remaining
+    }
+
+    /// Removes the value of slot `index` if it is occupied and unowned.
+    #[inline]
+    fn take_at(&mut self, index: u32) -> Option<(u32, NonZeroU32, T)> {
+        let meta = self.slots.entries[index as usize].meta;
+        if meta & (OCCUPIED | OWNED) != OCCUPIED {
+            return None;
+        }
+        self.remaining -= 1;
+        // SAFETY: in bounds (below the slot count, which nothing lowers while the drain
+        // lives: it truncates only in its `Drop`), occupied and unowned (checked above,
+        // L3).
+        let value = unsafe { self.slots.take(index) };
+        Some((index, version(meta), value))
+    }
+}
+
+take_slots!(RawDrain<'_>);
+
+impl<T> Drop for RawDrain<'_, T> {
+    fn drop(&mut self) {
+        /// Goes on removing the rest if a destructor panics.
+        struct Rest<'r, 'a, T>(&'r mut RawDrain<'a, T>);
+        impl<T> Drop for Rest<'_, '_, T> {
+            fn drop(&mut self) {
+                self.0.by_ref().for_each(drop);
+            }
+        }
+        while let Some(item) = self.next() {
+            let rest = Rest(self);
+            drop(item);
+            core::mem::forget(rest);
+        }
+        self.slots.truncate_vacant_tail();
+        self.slots.apply_max_free();
+    }
+}
+
+/// The values of a consumed [`Slots`], from either end; see [`Slots::into_iter`]. The
+/// values it does not reach are dropped with the storage.
+pub(crate) struct RawIntoIter<T> {
+    slots: Slots<T>,
+    /// Slots `front..back` are still to visit.
+    front: u32,
+    back: u32,
+}
+
+impl<T> RawIntoIter<T> {
+    /// Values still to yield.
+    #[inline]
+    fn left(&self) -> usize {
+        self.slots.len
+    }
+
+    /// Takes the value of slot `index` out if it is occupied.
+    #[inline]
+    fn take_at(&mut self, index: u32) -> Option<(u32, NonZeroU32, T)> {
+        let meta = self.slots.entries[index as usize].meta;
+        if meta & OCCUPIED == 0 {
+            return None;
+        }
+        // SAFETY: in bounds (nothing truncates a consumed storage) and occupied (checked
+        // above); the storage is consumed, so no owner's proof can reach it (L3).
+        let value = unsafe { self.slots.take(index) };
+        Some((index, version(meta), value))
+    }
+}
+
+take_slots!(RawIntoIter);
+
 impl<T> Drop for Slots<T> {
     fn drop(&mut self) {
-        /// Drops the rest if a destructor panics.
-        struct Rest<'a, T>(&'a mut Slots<T>, usize);
-        impl<T> Drop for Rest<'_, T> {
-            fn drop(&mut self) {
-                drop_from(self.0, self.1);
-            }
-        }
-        fn drop_from<T>(slots: &mut Slots<T>, start: usize) {
-            for i in start..slots.entries.len() {
-                if slots.entries[i].meta & OCCUPIED != 0 {
-                    slots.entries[i].meta &= !OCCUPIED;
-                    let guard = Rest(&mut *slots, i + 1);
-                    // SAFETY: L1: slot `i` was occupied, so `value` is the initialised field.
-                    let value: *mut T = unsafe { &raw mut *guard.0.entries[i].body.value };
-                    // SAFETY: the slot is now marked vacant, so its value is dropped once.
-                    unsafe { ptr::drop_in_place(value) };
-                    core::mem::forget(guard);
-                }
-            }
-        }
         if core::mem::needs_drop::<T>() {
             drop_from(self, 0);
+        }
+    }
+}
+
+/// Drops the values of slots `start..`, each marked vacant first (so it is dropped once),
+/// going on with the rest if a destructor panics. Breaks L2 and the count: for storage
+/// that is dropped or emptied right after.
+fn drop_from<T>(slots: &mut Slots<T>, start: usize) {
+    /// Drops the rest if a destructor panics.
+    struct Rest<'a, T>(&'a mut Slots<T>, usize);
+    impl<T> Drop for Rest<'_, T> {
+        fn drop(&mut self) {
+            drop_from(self.0, self.1);
+        }
+    }
+    for i in start..slots.entries.len() {
+        if slots.entries[i].meta & OCCUPIED != 0 {
+            slots.entries[i].meta &= !OCCUPIED;
+            let guard = Rest(&mut *slots, i + 1);
+            // SAFETY: L1: slot `i` was occupied, so `value` is the initialised field.
+            let value: *mut T = unsafe { &raw mut *guard.0.entries[i].body.value };
+            // SAFETY: the slot is now marked vacant, so its value is dropped once.
+            unsafe { ptr::drop_in_place(value) };
+            core::mem::forget(guard);
         }
     }
 }
@@ -807,6 +1249,62 @@ mod tests {
             assert_ne!(v, version);
             assert!(!slots.contains(index, version));
         }
+    }
+
+    #[test]
+    fn compaction_neither_fills_nor_drops_a_retired_slot() {
+        for salt in [0, 3, GEN_MASK] {
+            let mut slots = Slots::with_capacity(0, salt);
+            let last = retire_slot_zero(&mut slots); // slot 0 retired
+            let (i1, _) = slots.vacant().unwrap().fill(11, false);
+            let (i2, v2) = slots.vacant().unwrap().fill(22, false);
+            let (i3, v3) = slots.vacant().unwrap().fill(33, false);
+            assert_eq!((i1, i2, i3), (1, 2, 3));
+            slots.remove(i2, v2);
+            let mut moves = Vec::new();
+            slots.compact(|&mut v, from, to| {
+                moves.push((v, from, to));
+                true
+            });
+            assert_eq!(moves.len(), 1, "33 moves down into slot 2, not into retired slot 0");
+            let (v, from, to) = moves[0];
+            assert_eq!((v, from, to.0), (33, (i3, v3), 2));
+            assert!(slots.is_retired(slots.entries[0].meta), "still retired");
+            assert_eq!(slots.entries.len(), 3, "slot 3 given back, slot 0 kept");
+            assert_eq!((slots.get(to.0, to.1), slots.get(i3, v3)), (Some(&33), None));
+            assert!(!slots.contains(0, last));
+        }
+    }
+
+    #[test]
+    fn a_clone_keeps_retired_slots_retired_and_every_key() {
+        let mut slots = Slots::with_capacity(0, 77);
+        let last = retire_slot_zero(&mut slots);
+        let (one, one_v) = slots.vacant().unwrap().fill(100, false);
+        let (two, two_v) = slots.vacant().unwrap().fill(200, false);
+        slots.remove(two, two_v);
+        let mut copy = slots.clone();
+        assert_eq!(copy.get(one, one_v), Some(&100));
+        assert!(copy.get(two, two_v).is_none() && !copy.contains(0, last));
+        assert!(copy.is_retired(copy.entries[0].meta));
+        let (three, _) = copy.vacant().unwrap().fill(300, false);
+        assert_eq!(three, two, "the copy's free list is the original's");
+        copy.clone_from(&slots);
+        assert_eq!((copy.len(), copy.entries.len()), (1, 3));
+    }
+
+    #[test]
+    fn truncating_the_vacant_tail_keeps_the_buffer_and_old_keys_stale() {
+        let mut slots = Slots::with_capacity(8, 9);
+        let keys: Vec<_> = (0..4).map(|n| slots.vacant().unwrap().fill(n, false)).collect();
+        for &(i, v) in &keys {
+            slots.remove(i, v);
+        }
+        slots.truncate_vacant_tail();
+        assert_eq!((slots.entries.len(), slots.capacity()), (0, 8));
+        let (i, v) = slots.vacant().unwrap().fill(7, false);
+        assert_eq!(i, 0);
+        assert!(keys.iter().all(|&(ki, kv)| (ki, kv) != (i, v) && slots.get(ki, kv).is_none()));
     }
 
     #[test]

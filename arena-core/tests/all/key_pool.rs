@@ -271,13 +271,13 @@ fn a_key_given_to_a_panicking_constructor_stays_dead() {
 fn disjoint_borrows_need_distinct_live_keys() {
     let mut pool = KeyPool::new();
     let (a, b, c) = (pool.insert(1), pool.insert(2), pool.insert(3));
-    if let Some([x, y, z]) = pool.get_disjoint_mut([a, b, c]) {
+    if let Ok([x, y, z]) = pool.get_disjoint_mut([a, b, c]) {
         (*x, *y, *z) = (*z, *x, *y);
     }
     assert_eq!((pool[a], pool[b], pool[c]), (3, 1, 2));
-    assert!(pool.get_disjoint_mut([a, b, a]).is_none(), "equal keys");
+    assert!(pool.get_disjoint_mut([a, b, a]).is_err(), "equal keys");
     pool.remove(b);
-    assert!(pool.get_disjoint_mut([a, b]).is_none(), "a stale key");
+    assert!(pool.get_disjoint_mut([a, b]).is_err(), "a stale key");
 }
 
 #[test]

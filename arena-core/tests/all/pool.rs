@@ -73,8 +73,8 @@ fn a_slot_owned_by_a_handle_cannot_be_freed_through_a_key() {
         assert_eq!(pool.remove_key(k), None);
         assert!(pool.take_handle(k).is_none(), "and cannot take a second owner");
         pool.retain(|_, _| false);
-        pool.clear_keyed();
-        assert_eq!(pool[&h], 5, "retain and clear_keyed skip owned values");
+        pool.clear();
+        assert_eq!(pool[&h], 5, "retain and clear skip owned values");
         let k = pool.into_key(h);
         assert_eq!(pool.remove_key(k), Some(5));
     });
@@ -130,7 +130,7 @@ fn iteration_visits_every_value_in_slot_order() {
         pool.remove_key(a);
         let seen: Vec<(Key<'_>, i32)> = pool.iter().map(|(k, v)| (k, *v)).collect();
         assert_eq!(seen, [(pool.key(&h), 2), (c, 3)]);
-        for (_, v) in pool.iter_mut() {
+        for (_, v) in &mut pool {
             *v += 100;
         }
         assert_eq!(pool[&h], 102);
