@@ -63,8 +63,10 @@ struct IdGuard;
 impl Drop for IdGuard {
     fn drop(&mut self) {
         let id = ID.replace(EXITED);
-        if id < EXITED {
-            ids().free.push(id);
+        let mut ids = ids();
+        // Out of memory, the id is not reused: later threads take new ones.
+        if id < EXITED && ids.free.try_reserve(1).is_ok() {
+            ids.free.push(id);
         }
     }
 }
@@ -183,7 +185,8 @@ impl<T: Send> PerThread<T> {
     }
 
     /// Runs `f` on this thread's value, made by `create` on first use; `None` (and
-    /// neither closure runs) if the thread is exiting.
+    /// neither closure runs) if the thread is exiting, or if the memory for its entry
+    /// cannot be had (the caller then goes without, as an exiting thread does).
     #[inline]
     pub(crate) fn with<R>(&self, create: impl FnOnce() -> T, f: impl FnOnce(&T) -> R) -> Option<R> {
         let (bucket, index) = locate(current()?);
@@ -196,7 +199,7 @@ impl<T: Send> PerThread<T> {
                 return Some(f(value));
             }
         }
-        Some(f(self.insert(bucket, index, create)))
+        Some(f(self.insert(bucket, index, create)?))
     }
 
     /// Runs `f` on this thread's value if it has one (`None` too while exiting).
@@ -212,19 +215,22 @@ impl<T: Send> PerThread<T> {
         unsafe { entry.value() }.map(f)
     }
 
-    /// Makes this thread's value in entry `index` of `bucket`, allocating the bucket.
+    /// Makes this thread's value in entry `index` of `bucket`, allocating the bucket;
+    /// `None` if the bucket cannot be allocated.
     #[cold]
     #[inline(never)]
-    fn insert(&self, bucket: usize, index: usize, create: impl FnOnce() -> T) -> &T {
+    fn insert(&self, bucket: usize, index: usize, create: impl FnOnce() -> T) -> Option<&T> {
         let len = 1_usize << bucket;
         let mut entries = self.buckets[bucket].load(Ordering::Acquire);
         if entries.is_null() {
-            let fresh: Box<[Entry<T>]> = (0..len)
-                .map(|_| Entry {
-                    present: AtomicBool::new(false),
-                    value: UnsafeCell::new(MaybeUninit::uninit()),
-                })
-                .collect();
+            let mut fresh = Vec::new();
+            fresh.try_reserve_exact(len).ok()?;
+            fresh.extend((0..len).map(|_| Entry {
+                present: AtomicBool::new(false),
+                value: UnsafeCell::new(MaybeUninit::uninit()),
+            }));
+            // Exactly `len` reserved and filled: no reallocation here.
+            let fresh: Box<[Entry<T>]> = fresh.into_boxed_slice();
             let fresh = Box::into_raw(fresh).cast::<Entry<T>>();
             let won = self.buckets[bucket].compare_exchange(
                 ptr::null_mut(),
@@ -250,7 +256,7 @@ impl<T: Send> PerThread<T> {
         let slot = unsafe { &mut *entry.value.get() };
         let value: &T = slot.write(value);
         entry.present.store(true, Ordering::Release);
-        value
+        Some(value)
     }
 
     /// Every thread's value, with exclusive access.
