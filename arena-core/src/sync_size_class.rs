@@ -306,8 +306,10 @@ impl SyncSizeClassPool {
     ///
     /// `ptr` came from this pool's [`allocate`](Self::allocate) with this `layout` (on any
     /// thread), is live, and is not used afterwards. Debug builds check that `ptr` is a
-    /// chunk of `layout`'s class (a wrong layout or pool panics there); release builds
-    /// trust the caller.
+    /// chunk of `layout`'s class (a wrong layout or pool panics there) and not already
+    /// free in this thread's cache or among the shared class's most recently freed
+    /// chunks (a double free panics there; one of a chunk cached by another thread or
+    /// in the depot goes unseen); release builds trust the caller.
     ///
     /// # Examples
     ///
@@ -330,8 +332,16 @@ impl SyncSizeClassPool {
             lock(&self.shared).pool.class_owns(index, ptr),
             "deallocate: {ptr:p} is not a chunk of class {index}: wrong layout or pool"
         );
+        debug_assert!(
+            !lock(&self.shared).pool.recently_freed(index, ptr),
+            "deallocate: {ptr:p} is already free: a double free"
+        );
         let cached = self.caches.with(ThreadCache::new, |cache| {
             let class = &cache.classes[index];
+            debug_assert!(
+                !class.chunks.contains_near(ptr, usize::MAX),
+                "deallocate: {ptr:p} is already free: a double free"
+            );
             // SAFETY: Y1: the caller gives back a chunk of this class that nobody uses.
             unsafe { class.push(ptr) };
             if class.count.get() >= 2 * CACHE_BATCH {
