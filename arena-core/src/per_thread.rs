@@ -57,12 +57,16 @@ fn ids() -> std::sync::MutexGuard<'static, Ids> {
     IDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Gives the thread's id back when its thread-local storage is destroyed.
-struct IdGuard;
+/// Gives the thread's id (which it holds too) back when its thread-local storage is
+/// destroyed.
+struct IdGuard(Cell<usize>);
 
 impl Drop for IdGuard {
     fn drop(&mut self) {
-        let id = ID.replace(EXITED);
+        // The thread is exiting from now on. (std's `ID` has no destructor, so it is still
+        // there; a loom model drops its threads' storage all at once, after their last use.)
+        let _ = ID.try_with(|id| id.set(EXITED));
+        let id = self.0.get();
         let mut ids = ids();
         // Out of memory, the id is not reused: later threads take new ones.
         if id < EXITED && ids.free.try_reserve(1).is_ok() {
@@ -71,18 +75,19 @@ impl Drop for IdGuard {
     }
 }
 
-std::thread_local! {
+// loom's under `cfg(loom)`: each thread of a model has an id of its own.
+crate::sync::thread_local_const! {
     /// This thread's id, `UNSET` or `EXITED`. No destructor: readable to the end.
     static ID: Cell<usize> = const { Cell::new(UNSET) };
     /// Its destructor gives the id back.
-    static GUARD: IdGuard = const { IdGuard };
+    static GUARD: IdGuard = const { IdGuard(Cell::new(UNSET)) };
 }
 
 /// This thread's id, or `None` once the thread is exiting (its id was given back, or it
 /// first asks for one after its thread-local storage was torn down).
 #[inline]
 pub(crate) fn current() -> Option<usize> {
-    match ID.get() {
+    match ID.with(Cell::get) {
         id if id < EXITED => Some(id),
         EXITED => None,
         _ => register(),
@@ -94,7 +99,7 @@ fn register() -> Option<usize> {
     // The guard first: if this thread's destructors are already past it, there is no way
     // to give an id back, so the thread counts as exiting.
     if GUARD.try_with(|_| ()).is_err() {
-        ID.set(EXITED);
+        ID.with(|id| id.set(EXITED));
         return None;
     }
     let id = {
@@ -106,7 +111,9 @@ fn register() -> Option<usize> {
         })
     };
     assert!(id < EXITED, "arena-kit: thread ids exhausted");
-    ID.set(id);
+    ID.with(|cell| cell.set(id));
+    // The guard is live (checked above, and nothing ran since).
+    let _ = GUARD.try_with(|guard| guard.0.set(id));
     Some(id)
 }
 

@@ -490,6 +490,14 @@ impl SyncSizeClassPool {
     }
 }
 
+#[cfg(all(test, loom))]
+impl SyncSizeClassPool {
+    /// Batches in class `index`'s depot (for the loom model's setup).
+    pub(crate) fn depot_batches(&self, index: usize) -> usize {
+        lock(&self.shared).depot[index].len()
+    }
+}
+
 impl fmt::Debug for SyncSizeClassPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SyncSizeClassPool").field("stats", &self.stats()).finish_non_exhaustive()
