@@ -148,10 +148,12 @@ fn run_scope<'p>(
     while let Some(op) = run.ops.next() {
         if let Op::Reset = op {
             let level = run.levels.pop().unwrap();
+            let limited = level.limited;
             let _ = Tracked::take_drops();
             owner.reset();
             check_ended(level);
-            run.levels.push(Level::default());
+            // A reset keeps the scope's limit.
+            run.levels.push(Level { limited, ..Level::default() });
             let s = owner.scope().stats();
             assert_eq!(s.allocated_bytes, 0, "a reset scope holds nothing");
             assert!(s.blocks <= 1, "a reset scope keeps at most its current block");
