@@ -100,6 +100,22 @@ impl ChunkStack {
         ChunkStack { head: Cell::new(self.head.replace(head.get())) }
     }
 
+    /// Whether `chunk` is among the top `window` chunks of the stack (a walk of at most
+    /// `window` links): what debug builds ask before a chunk is pushed, to catch a double
+    /// free of a recently freed chunk.
+    pub(crate) fn contains_near(&self, chunk: NonNull<u8>, window: usize) -> bool {
+        let mut next = self.head.get();
+        for _ in 0..window {
+            let Some(listed) = next else { return false };
+            if listed == chunk {
+                return true;
+            }
+            // SAFETY: K1: a listed chunk's first word holds the next link.
+            next = NonNull::new(unsafe { listed.cast::<*mut u8>().read() });
+        }
+        false
+    }
+
     /// Forgets every chunk without touching them (their blocks are about to be freed).
     pub(crate) fn forget_all(&self) {
         self.head.set(None);

@@ -123,6 +123,8 @@ mod drop_list;
 mod error;
 mod handle;
 mod key_pool;
+#[cfg(all(test, loom))]
+mod loom_models;
 mod new_macro;
 #[cfg(feature = "std")]
 mod per_thread;

@@ -57,30 +57,37 @@ fn ids() -> std::sync::MutexGuard<'static, Ids> {
     IDS.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Gives the thread's id back when its thread-local storage is destroyed.
-struct IdGuard;
+/// Gives the thread's id (which it holds too) back when its thread-local storage is
+/// destroyed.
+struct IdGuard(Cell<usize>);
 
 impl Drop for IdGuard {
     fn drop(&mut self) {
-        let id = ID.replace(EXITED);
-        if id < EXITED {
-            ids().free.push(id);
+        // The thread is exiting from now on. (std's `ID` has no destructor, so it is still
+        // there; a loom model drops its threads' storage all at once, after their last use.)
+        let _ = ID.try_with(|id| id.set(EXITED));
+        let id = self.0.get();
+        let mut ids = ids();
+        // Out of memory, the id is not reused: later threads take new ones.
+        if id < EXITED && ids.free.try_reserve(1).is_ok() {
+            ids.free.push(id);
         }
     }
 }
 
-std::thread_local! {
+// loom's under `cfg(loom)`: each thread of a model has an id of its own.
+crate::sync::thread_local_const! {
     /// This thread's id, `UNSET` or `EXITED`. No destructor: readable to the end.
     static ID: Cell<usize> = const { Cell::new(UNSET) };
     /// Its destructor gives the id back.
-    static GUARD: IdGuard = const { IdGuard };
+    static GUARD: IdGuard = const { IdGuard(Cell::new(UNSET)) };
 }
 
 /// This thread's id, or `None` once the thread is exiting (its id was given back, or it
 /// first asks for one after its thread-local storage was torn down).
 #[inline]
 pub(crate) fn current() -> Option<usize> {
-    match ID.get() {
+    match ID.with(Cell::get) {
         id if id < EXITED => Some(id),
         EXITED => None,
         _ => register(),
@@ -92,7 +99,7 @@ fn register() -> Option<usize> {
     // The guard first: if this thread's destructors are already past it, there is no way
     // to give an id back, so the thread counts as exiting.
     if GUARD.try_with(|_| ()).is_err() {
-        ID.set(EXITED);
+        ID.with(|id| id.set(EXITED));
         return None;
     }
     let id = {
@@ -104,7 +111,9 @@ fn register() -> Option<usize> {
         })
     };
     assert!(id < EXITED, "arena-kit: thread ids exhausted");
-    ID.set(id);
+    ID.with(|cell| cell.set(id));
+    // The guard is live (checked above, and nothing ran since).
+    let _ = GUARD.try_with(|guard| guard.0.set(id));
     Some(id)
 }
 
@@ -183,7 +192,8 @@ impl<T: Send> PerThread<T> {
     }
 
     /// Runs `f` on this thread's value, made by `create` on first use; `None` (and
-    /// neither closure runs) if the thread is exiting.
+    /// neither closure runs) if the thread is exiting, or if the memory for its entry
+    /// cannot be had (the caller then goes without, as an exiting thread does).
     #[inline]
     pub(crate) fn with<R>(&self, create: impl FnOnce() -> T, f: impl FnOnce(&T) -> R) -> Option<R> {
         let (bucket, index) = locate(current()?);
@@ -196,7 +206,7 @@ impl<T: Send> PerThread<T> {
                 return Some(f(value));
             }
         }
-        Some(f(self.insert(bucket, index, create)))
+        Some(f(self.insert(bucket, index, create)?))
     }
 
     /// Runs `f` on this thread's value if it has one (`None` too while exiting).
@@ -212,19 +222,22 @@ impl<T: Send> PerThread<T> {
         unsafe { entry.value() }.map(f)
     }
 
-    /// Makes this thread's value in entry `index` of `bucket`, allocating the bucket.
+    /// Makes this thread's value in entry `index` of `bucket`, allocating the bucket;
+    /// `None` if the bucket cannot be allocated.
     #[cold]
     #[inline(never)]
-    fn insert(&self, bucket: usize, index: usize, create: impl FnOnce() -> T) -> &T {
+    fn insert(&self, bucket: usize, index: usize, create: impl FnOnce() -> T) -> Option<&T> {
         let len = 1_usize << bucket;
         let mut entries = self.buckets[bucket].load(Ordering::Acquire);
         if entries.is_null() {
-            let fresh: Box<[Entry<T>]> = (0..len)
-                .map(|_| Entry {
-                    present: AtomicBool::new(false),
-                    value: UnsafeCell::new(MaybeUninit::uninit()),
-                })
-                .collect();
+            let mut fresh = Vec::new();
+            fresh.try_reserve_exact(len).ok()?;
+            fresh.extend((0..len).map(|_| Entry {
+                present: AtomicBool::new(false),
+                value: UnsafeCell::new(MaybeUninit::uninit()),
+            }));
+            // Exactly `len` reserved and filled: no reallocation here.
+            let fresh: Box<[Entry<T>]> = fresh.into_boxed_slice();
             let fresh = Box::into_raw(fresh).cast::<Entry<T>>();
             let won = self.buckets[bucket].compare_exchange(
                 ptr::null_mut(),
@@ -250,7 +263,7 @@ impl<T: Send> PerThread<T> {
         let slot = unsafe { &mut *entry.value.get() };
         let value: &T = slot.write(value);
         entry.present.store(true, Ordering::Release);
-        value
+        Some(value)
     }
 
     /// Every thread's value, with exclusive access.

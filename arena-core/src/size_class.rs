@@ -59,6 +59,9 @@ pub const MAX_CLASS_SIZE: usize = 1024;
 const CLASS_ALIGN: usize = 16;
 /// The blocks classes carve from: 64 KiB with the malloc header.
 const CARVE_BLOCK: usize = 16 * raw::PAGE - raw::MALLOC_OVERHEAD;
+/// How many of a class's most recently freed chunks a debug build's `deallocate` looks
+/// through for the chunk it is given (a double free).
+pub(crate) const DOUBLE_FREE_WINDOW: usize = 128;
 
 /// The chunk size of class `i`.
 const fn class_size(i: usize) -> usize {
@@ -294,7 +297,9 @@ impl SizeClassPool {
     /// `layout` (same size and alignment), has not been given back since, and is not used
     /// afterwards. Debug builds check that `ptr` is a chunk of `layout`'s class (a walk
     /// over the class's blocks), so a wrong layout or pool panics there instead of
-    /// corrupting a free list; release builds trust the caller.
+    /// corrupting a free list, and that it is not among the class's 128 most recently
+    /// freed chunks (a walk of up to 128 links of its free list), so a double free of a
+    /// recent chunk panics too; release builds trust the caller and pay for neither.
     ///
     /// # Examples
     ///
@@ -333,6 +338,10 @@ impl SizeClassPool {
             "deallocate: {ptr:p} is not a chunk of the {}-byte class: wrong layout or pool",
             class_size(index)
         );
+        debug_assert!(
+            !class.free.contains_near(ptr, DOUBLE_FREE_WINDOW),
+            "deallocate: {ptr:p} is already free: a double free"
+        );
         // SAFETY: C1: the caller guarantees `ptr` is a live chunk of this class that
         // nobody uses any more.
         unsafe { class.free.push(ptr) };
@@ -356,6 +365,13 @@ impl SizeClassPool {
         });
         self.classes[index].blocks.set(blocks);
         owns
+    }
+
+    /// Whether `ptr` is among the most recently freed chunks of class `index` (debug
+    /// builds' double-free check; see [`DOUBLE_FREE_WINDOW`]).
+    #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's check"))]
+    pub(crate) fn recently_freed(&self, index: usize, ptr: NonNull<u8>) -> bool {
+        self.classes[index].free.contains_near(ptr, DOUBLE_FREE_WINDOW)
     }
 
     /// Gives every block of an empty class back to the block pool; does nothing while the

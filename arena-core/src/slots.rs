@@ -112,8 +112,8 @@ pub(crate) struct Slots<T> {
     /// path: appending a slot updates nothing but the vectors.
     peak: usize,
     /// How far above the salt new slots start: above the age of any slot
-    /// `shrink_to_fit` dropped, so a key to a dropped slot cannot match the slot that
-    /// later takes its index.
+    /// `shrink_to_fit` dropped, or any claim of a new slot that was burnt, so a key to a
+    /// dropped slot (or a burnt claim) cannot match the slot that later takes its index.
     gen_floor: u32,
     /// Where generations start (see the module docs): 0 for a branded pool.
     salt: u32,
@@ -1107,24 +1107,21 @@ impl<T> Vacant<'_, T> {
 
     /// Gives the claim up and makes sure the version it would have given names no value
     /// ever: a key made from [`version`](Self::version), and perhaps kept, stays stale
-    /// (what `insert_with_key` needs when its closure panics). Costs the slot one
-    /// generation.
+    /// (what `insert_with_key` needs when its closure panics). Costs a freed slot one
+    /// generation; a claim of a new slot appends nothing (the counters stay as they were)
+    /// and raises the floor new slots start at by one, as a truncated slot does (L4).
     pub(crate) fn burn(self) {
         let storage = self.slots;
         let i = self.index as usize;
         if i == storage.entries.len() {
-            // A new slot, vacant at one past the age the claim would have had (room for it
-            // was made by `vacant`, V1).
-            let age = storage.gen_floor + 1;
-            let (meta, link) = if age >= MAX_AGE {
-                (storage.retired_meta(), None)
+            if storage.gen_floor < MAX_AGE {
+                // The next slot made at this index (or any) starts above the claim's age.
+                storage.gen_floor += 1;
             } else {
-                (((storage.salt + age) & GEN_MASK) << GEN_SHIFT, Some(self.index))
-            };
-            storage.entries.push(Slot { meta, body: Body { next: NONE } });
-            if let Some(index) = link {
-                // The free list was empty (a new slot is claimed only then).
-                storage.free_head = index;
+                // No age is left above the floor: the index retires instead (room for the
+                // slot was made by `vacant`, V1), so it never holds a value.
+                let meta = storage.retired_meta();
+                storage.entries.push(Slot { meta, body: Body { next: NONE } });
             }
         } else {
             let generation = storage.entries[i].meta >> GEN_SHIFT;

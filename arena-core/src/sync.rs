@@ -10,6 +10,7 @@
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
 #[cfg(loom)]
 pub(crate) use loom::sync::{Mutex, MutexGuard};
 #[cfg(not(any(loom, miri)))]
@@ -74,3 +75,16 @@ pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
 pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
     mutex.into_inner()
 }
+
+/// `thread_local!` with `const` initialisers: std's, or under `cfg(loom)` loom's, which
+/// gives each thread of a model storage of its own (they all run on one OS thread) and
+/// takes the initialiser as a plain expression.
+macro_rules! thread_local_const {
+    ($($(#[$attr:meta])* static $name:ident: $t:ty = const { $init:expr };)*) => {
+        #[cfg(not(loom))]
+        std::thread_local! { $($(#[$attr])* static $name: $t = const { $init };)* }
+        #[cfg(loom)]
+        loom::thread_local! { $($(#[$attr])* static $name: $t = $init;)* }
+    };
+}
+pub(crate) use thread_local_const;

@@ -161,7 +161,8 @@ fn thread_index() -> usize {
     })
 }
 
-std::thread_local! {
+// loom's under `cfg(loom)`: each thread of a model holds its own locks.
+crate::sync::thread_local_const! {
     /// Shards (by address) whose lock this thread holds while a `with_value` or
     /// `with_value_mut` closure runs, innermost last.
     static HELD: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };

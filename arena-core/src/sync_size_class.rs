@@ -13,7 +13,10 @@
 //!   `deallocate` pushes onto it: no lock, no atomic read-modify-write.
 //! - A thread that is exiting (its thread-local storage torn down, as when a value is
 //!   dropped in a `thread_local!` destructor) has no cache any more: its calls take the
-//!   lock and go straight to the classes, so they work, and never panic.
+//!   lock and go straight to the classes, so they work, and never panic. So does a
+//!   thread whose cache cannot be allocated (out of memory): `allocate` still returns an
+//!   error rather than aborting, and a batch the depot has no room for goes back to its
+//!   class, so `deallocate` never needs memory.
 //! - Between the caches and the classes sits a depot of full batches (Bonwick's
 //!   magazines): a list that reaches twice [`CACHE_BATCH`] unlinks a batch of
 //!   [`CACHE_BATCH`] chunks (outside the lock) and pushes it on its class's depot stack; an
@@ -123,15 +126,41 @@ struct Shared {
 impl Shared {
     /// Gives every chunk of every depot batch back to the classes.
     fn drain_depot(&mut self) {
-        for (index, batches) in self.depot.iter_mut().enumerate() {
-            let layout = size_class::class_layout(index);
-            for batch in batches.drain(..) {
-                while let Some(chunk) = batch.chunks.pop() {
-                    // SAFETY: Y1, Y2: a depot chunk is a live chunk of class `index` of this
-                    // pool (allocated with its class layout), unused, now out of the depot.
-                    unsafe { self.pool.deallocate(chunk, layout) };
-                }
+        for index in 0..CLASSES {
+            while let Some(batch) = self.depot[index].pop() {
+                // SAFETY: Y1: `depot[index]` holds batches of class `index` only.
+                unsafe { self.release(index, batch) };
             }
+        }
+    }
+
+    /// Puts a batch on its class's depot stack, or, if the stack cannot grow (out of
+    /// memory), gives its chunks back to the class instead: a free never fails.
+    ///
+    /// # Safety
+    ///
+    /// `batch` holds free chunks of class `index` of this pool (Y1).
+    unsafe fn stock(&mut self, index: usize, batch: Batch) {
+        if self.depot[index].try_reserve(1).is_ok() {
+            self.depot[index].push(batch);
+        } else {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.release(index, batch) };
+        }
+    }
+
+    /// Gives every chunk of a batch back to its class.
+    ///
+    /// # Safety
+    ///
+    /// As [`stock`](Self::stock).
+    unsafe fn release(&mut self, index: usize, batch: Batch) {
+        let layout = size_class::class_layout(index);
+        let Batch { chunks, .. } = batch;
+        while let Some(chunk) = chunks.pop() {
+            // SAFETY: Y1, Y2: a batch chunk is a live chunk of class `index` of this pool
+            // (allocated with its class layout), unused, in no list now (caller).
+            unsafe { self.pool.deallocate(chunk, layout) };
         }
     }
 }
@@ -242,7 +271,8 @@ impl SyncSizeClassPool {
                 None => self.refill(class, index),
             }
         });
-        // `None`: the thread is exiting (a thread-local destructor): the locked path.
+        // `None`: the thread is exiting (a thread-local destructor), or its cache could
+        // not be allocated: the locked path.
         cached.unwrap_or_else(|| lock(&self.shared).pool.allocate(layout))
     }
 
@@ -276,8 +306,10 @@ impl SyncSizeClassPool {
     ///
     /// `ptr` came from this pool's [`allocate`](Self::allocate) with this `layout` (on any
     /// thread), is live, and is not used afterwards. Debug builds check that `ptr` is a
-    /// chunk of `layout`'s class (a wrong layout or pool panics there); release builds
-    /// trust the caller.
+    /// chunk of `layout`'s class (a wrong layout or pool panics there) and not already
+    /// free in this thread's cache or among the shared class's most recently freed
+    /// chunks (a double free panics there; one of a chunk cached by another thread or
+    /// in the depot goes unseen); release builds trust the caller.
     ///
     /// # Examples
     ///
@@ -300,8 +332,16 @@ impl SyncSizeClassPool {
             lock(&self.shared).pool.class_owns(index, ptr),
             "deallocate: {ptr:p} is not a chunk of class {index}: wrong layout or pool"
         );
+        debug_assert!(
+            !lock(&self.shared).pool.recently_freed(index, ptr),
+            "deallocate: {ptr:p} is already free: a double free"
+        );
         let cached = self.caches.with(ThreadCache::new, |cache| {
             let class = &cache.classes[index];
+            debug_assert!(
+                !class.chunks.contains_near(ptr, usize::MAX),
+                "deallocate: {ptr:p} is already free: a double free"
+            );
             // SAFETY: Y1: the caller gives back a chunk of this class that nobody uses.
             unsafe { class.push(ptr) };
             if class.count.get() >= 2 * CACHE_BATCH {
@@ -309,7 +349,7 @@ impl SyncSizeClassPool {
             }
         });
         if cached.is_none() {
-            // The thread is exiting (a thread-local destructor): the locked path.
+            // The thread is exiting, or has no cache (out of memory): the locked path.
             // SAFETY: forwarded from the caller; the lock serialises it.
             unsafe { lock(&self.shared).pool.deallocate(ptr, layout) };
         }
@@ -321,7 +361,8 @@ impl SyncSizeClassPool {
     #[inline(never)]
     fn give_back(&self, class: &CachedClass, index: usize, count: usize) {
         if let Some(batch) = class.detach(count) {
-            lock(&self.shared).depot[index].push(batch);
+            // SAFETY: Y1: detached from this pool's cache list of class `index`.
+            unsafe { lock(&self.shared).stock(index, batch) };
         }
     }
 
@@ -439,12 +480,21 @@ impl SyncSizeClassPool {
         for cache in caches.iter_mut() {
             for (index, class) in cache.classes.iter().enumerate() {
                 if let Some(batch) = class.detach(usize::MAX) {
-                    shared.depot[index].push(batch);
+                    // SAFETY: Y1: detached from this pool's cache list of class `index`.
+                    unsafe { shared.release(index, batch) };
                 }
             }
         }
         shared.drain_depot();
         shared.pool
+    }
+}
+
+#[cfg(all(test, loom))]
+impl SyncSizeClassPool {
+    /// Batches in class `index`'s depot (for the loom model's setup).
+    pub(crate) fn depot_batches(&self, index: usize) -> usize {
+        lock(&self.shared).depot[index].len()
     }
 }
 

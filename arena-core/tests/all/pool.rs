@@ -273,6 +273,33 @@ fn a_key_shown_by_an_unfilled_entry_never_names_a_value() {
     });
 }
 
+/// Found by the `pool` fuzz target: an entry claiming a new slot and dropped unfilled
+/// appended a vacant slot, so `stats()` counted a free slot and a peak of one value in a
+/// pool that never held one.
+#[test]
+fn an_unfilled_entry_leaves_the_counters_as_they_were() {
+    // (The claim may reserve room: capacity is not compared.)
+    let counters = |s: arena_core::PoolStats| (s.live, s.free, s.peak);
+    Pool::with(|mut pool| {
+        drop(pool.vacant_entry());
+        assert_eq!(counters(pool.stats()), (0, 0, 0), "empty pool");
+        let _a = pool.insert_keyed(1_u8);
+        let entry = pool.vacant_entry();
+        let shown = entry.key();
+        drop(entry);
+        assert_eq!(counters(pool.stats()), (1, 0, 1), "a pool whose every slot is taken");
+        let b = pool.insert_keyed(2);
+        assert_eq!(b.index(), shown.index());
+        assert_eq!(pool.get_key(shown), None, "the shown key stays stale");
+        assert_eq!(pool.get_key(b), Some(&2));
+    });
+    let mut pool = arena_core::KeyPool::new();
+    drop(pool.vacant_entry());
+    assert_eq!(counters(pool.stats()), (0, 0, 0));
+    pool.insert('k');
+    assert_eq!(pool.stats().peak, 1);
+}
+
 #[test]
 fn insert_with_key_whose_closure_panics_leaves_the_pool_unchanged_and_the_key_dead() {
     use std::cell::Cell;

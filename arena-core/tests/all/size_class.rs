@@ -206,3 +206,52 @@ fn a_wrong_layout_is_caught_in_debug_builds() {
     // before the chunk reaches the 32-byte free list.
     unsafe { pool.deallocate(p, core::alloc::Layout::new::<[u8; 32]>()) };
 }
+
+/// A double free of a recently freed chunk panics in debug builds before it could put
+/// the chunk on the free list twice (and hand it to two owners), on both pools; the
+/// pool stays usable and its counters right.
+#[test]
+#[cfg(debug_assertions)]
+fn a_double_free_is_caught_in_debug_builds() {
+    use core::alloc::Layout;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    use arena_core::{SizeClassPool, SyncSizeClassPool};
+
+    let message = |r: std::thread::Result<()>| {
+        let payload = r.expect_err("a double free panics");
+        payload.downcast_ref::<String>().cloned().unwrap_or_default()
+    };
+    let layout = Layout::new::<[u8; 48]>();
+    let pool = SizeClassPool::new();
+    let first = pool.allocate(layout).unwrap();
+    let second = pool.allocate(layout).unwrap();
+    let kept = pool.allocate(layout).unwrap(); // the class has a live chunk all along
+    // SAFETY: from this pool with this layout, given back once.
+    unsafe { pool.deallocate(first, layout) };
+    // SAFETY: likewise.
+    unsafe { pool.deallocate(second, layout) };
+    // SAFETY: not upheld on purpose: `first` was given back already, under `second`.
+    let again = catch_unwind(AssertUnwindSafe(|| unsafe { pool.deallocate(first, layout) }));
+    assert!(message(again).contains("is already free: a double free"));
+    assert_eq!(pool.stats().live_chunks, 1, "the refused free changed nothing");
+    let (one, two) = (pool.allocate(layout).unwrap(), pool.allocate(layout).unwrap());
+    assert_ne!(one, two, "no chunk is handed out twice");
+    // SAFETY: from this pool with this layout, given back once.
+    unsafe { pool.deallocate(one, layout) };
+    // SAFETY: likewise.
+    unsafe { pool.deallocate(two, layout) };
+    // SAFETY: likewise.
+    unsafe { pool.deallocate(kept, layout) };
+
+    let locked = SyncSizeClassPool::new();
+    let chunk = locked.allocate(layout).unwrap();
+    // SAFETY: from this pool with this layout, given back once.
+    unsafe { locked.deallocate(chunk, layout) };
+    // SAFETY: not upheld on purpose: `chunk` is in this thread's cache already.
+    let again = catch_unwind(AssertUnwindSafe(|| unsafe { locked.deallocate(chunk, layout) }));
+    assert!(message(again).contains("is already free: a double free"));
+    locked.flush();
+    locked.trim();
+    assert_eq!(locked.stats().live_chunks, 0, "the chunk was cached once");
+}
