@@ -209,7 +209,7 @@ fn step(run: &mut Run, pool: &mut KeyPool<Tracked>, map: &mut SecondaryMap<Key, 
                     && run.pool.contains_key(&b)
                     && a.index() != b.index();
                 match pool.get_disjoint_mut([a, b]) {
-                    Some([x, y]) => {
+                    Ok([x, y]) => {
                         assert!(expected, "disjoint access to a stale or repeated key");
                         assert_eq!((x.id(), y.id()), (run.pool[&a], run.pool[&b]));
                         std::mem::swap(x, y);
@@ -217,7 +217,7 @@ fn step(run: &mut Run, pool: &mut KeyPool<Tracked>, map: &mut SecondaryMap<Key, 
                         run.pool.insert(a, ib);
                         run.pool.insert(b, ia);
                     }
-                    None => assert!(!expected),
+                    Err(_) => assert!(!expected),
                 }
             }
         }

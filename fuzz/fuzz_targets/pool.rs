@@ -282,7 +282,7 @@ fn step<'id>(run: &mut Run<'id>, pool: &mut Pool<'id, Tracked>, op: Op) {
             run.model.retain(|_, e| e.owned || mask & (1 << (e.id % 64)) != 0);
         }
         Op::ClearKeyed => {
-            pool.clear_keyed();
+            pool.clear();
             run.model.retain(|_, e| e.owned);
         }
         Op::ShrinkToFit => {
