@@ -34,6 +34,8 @@
 //! - **(P3) The hot slot never raises the peak**: it is filled only by a release and
 //!   emptied by the next acquisition of any kind (a dedicated acquisition moves it to the
 //!   list first), so taking it back only undoes that release.
+//! - **(P4) The cache never holds more than `max_free` blocks**, the hot slot included:
+//!   a release fills the hot slot only while the list is shorter than `max_free`.
 //!
 //! [`trim`]: BlockPool::trim
 //! [`set_limit`]: BlockPool::set_limit
@@ -656,7 +658,8 @@ impl<'s> BlockCache<'s> {
     pub(crate) unsafe fn release(&self, block: Block) {
         if block.size() == self.block_size && block.align() == BLOCK_ALIGN {
             let hot = self.hot.take();
-            if hot.is_none() && self.max_free.get() > 0 {
+            // P4: the hot slot is one more cached block, so the list must leave room.
+            if hot.is_none() && self.with_free(|free| free.len()) < self.max_free.get() {
                 self.hot.set(Some(block));
                 return;
             }

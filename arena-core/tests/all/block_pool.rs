@@ -77,6 +77,21 @@ fn max_free_caps_the_cache_and_frees_the_rest() {
 }
 
 #[test]
+fn a_scope_ending_on_a_full_cache_does_not_overfill_it() {
+    // Found by the block-pool fuzz target: `reserve` lists blocks, leaving the hot slot
+    // empty, and a scope's block coming back went into the hot slot past `max_free`.
+    let pool = BlockPool::new();
+    pool.set_max_free(0);
+    let scope = pool.scope();
+    scope.alloc(1_u8);
+    pool.reserve(1).unwrap();
+    assert_eq!((pool.max_free(), pool.stats().cached_blocks), (1, 1));
+    drop(scope);
+    let stats = pool.stats();
+    assert_eq!((stats.cached_blocks, stats.live_blocks), (1, 0), "max_free is 1");
+}
+
+#[test]
 fn trim_frees_the_cache_and_leaves_live_blocks_alone() {
     let pool = BlockPool::new();
     pool.reserve(3).unwrap();
