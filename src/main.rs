@@ -1,10 +1,11 @@
 //! `cargo run --release`: the comparison report. Runs every seed workload for every
-//! contender in this process, prints the tables and a summary, and writes an SVG chart
-//! and a JSON file of the figures (paths printed). `--help` lists the options.
+//! contender, each in a child process of this binary (`--child`, internal), prints the
+//! tables and a summary, and writes an SVG chart and a JSON file of the figures (paths
+//! printed). `--help` lists the options.
 
 use std::process::ExitCode;
 
-use arena_kit::report::{self, args};
+use arena_kit::report::{self, args, child};
 
 fn main() -> ExitCode {
     let options = match args::parse(std::env::args().skip(1)) {
@@ -12,6 +13,24 @@ fn main() -> ExitCode {
         Ok(args::Command::Help) => {
             println!("{}", args::HELP);
             return ExitCode::SUCCESS;
+        }
+        Ok(args::Command::Child(task)) => {
+            return match child::run(&task) {
+                Ok(output) => match serde_json::to_string(&output) {
+                    Ok(line) => {
+                        println!("{line}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("error: cannot encode the result: {e}");
+                        ExitCode::FAILURE
+                    }
+                },
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
         }
         Err(message) => {
             eprintln!("error: {message}");

@@ -1,5 +1,6 @@
 //! The report binary end to end: a `--quick` run at a tiny size writes a valid SVG chart
-//! and a JSON file of the figures; bad arguments are refused with a message.
+//! and a JSON file of the figures; each row comes from a child process of its own; bad
+//! arguments are refused with a message.
 
 use std::process::Command;
 
@@ -40,6 +41,81 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     }
     assert!(stdout.contains("held ="), "W6's memory lines: {stdout}");
     std::fs::remove_dir_all(&out).ok();
+}
+
+/// Runs a quick tiny report of `only` with `extra` options; its JSON figures.
+fn figures_of(only: &str, extra: &[&str]) -> serde_json::Value {
+    let out = std::env::temp_dir().join(format!(
+        "arena-kit-report-{only}-{}-{}",
+        extra.join(""),
+        std::process::id()
+    ));
+    let output = report()
+        .args(["--quick", "--runs", "1", "--scale", "100", "--only", only])
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("the report runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
+    std::fs::remove_dir_all(&out).ok();
+    serde_json::from_str(&json).expect("valid JSON")
+}
+
+/// The child pids of each workload's rows, and the report's own pid.
+fn pids(figures: &serde_json::Value) -> (Vec<Vec<u64>>, u64) {
+    let workloads = figures["workloads"].as_array().expect("workloads");
+    let pids = workloads
+        .iter()
+        .map(|w| {
+            let rows = w["rows"].as_array().expect("rows");
+            rows.iter().map(|r| r["pid"].as_u64().expect("a pid per row")).collect()
+        })
+        .collect();
+    (pids, figures["pid"].as_u64().expect("the report's pid"))
+}
+
+#[test]
+fn every_contender_runs_in_a_child_process_of_its_own() {
+    let (pids, parent) = pids(&figures_of("W4", &[]));
+    assert_eq!(pids.len(), 3, "W4, W4-get, W4-2t");
+    let mut all: Vec<u64> = pids.concat();
+    let rows = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), rows, "one child per row: {pids:?}");
+    assert!(!all.contains(&parent), "the report measures nothing itself");
+}
+
+#[test]
+fn isolate_workload_runs_a_child_per_workload() {
+    let figures = figures_of("W4", &["--isolate", "workload"]);
+    assert_eq!(figures["isolate"], "workload");
+    let (pids, parent) = pids(&figures);
+    let children: Vec<u64> = pids.iter().map(|w| w[0]).collect();
+    assert!(pids.iter().all(|w| w.iter().all(|&p| p == w[0])), "one child per table: {pids:?}");
+    assert!(children[0] != children[1] && children[1] != children[2] && children[0] != children[2]);
+    assert!(!children.contains(&parent));
+}
+
+#[test]
+fn a_failing_child_says_why() {
+    let output = report()
+        .args(["--child", "W99", "--size", "1", "--runs", "1"])
+        .output()
+        .expect("the child runs");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no workload `W99`"));
+    let output = report()
+        .args(["--child", "W1", "--size", "10", "--runs", "1", "--contender", "3"])
+        .output()
+        .expect("the child runs");
+    assert!(output.status.success());
+    let line: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("one JSON line on stdout");
+    assert_eq!(line["rows"].as_array().map(Vec::len), Some(1));
+    assert_eq!(line["rows"][0]["contender"], arena_kit::workloads::ALL[0].contenders[3].name);
 }
 
 #[test]

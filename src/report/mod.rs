@@ -1,33 +1,39 @@
-//! The comparison report of `cargo run --release`: every workload, every contender, one
-//! process; printed in the seeds' style, charted as SVG, saved as JSON.
+//! The comparison report of `cargo run --release`: every workload, every contender;
+//! printed in the seeds' style, charted as SVG, saved as JSON.
 //!
-//! Flow: [`args`] parses the command line; [`measure`] runs each workload's contenders
-//! (a warm-up, then the median of several timed runs, checksums compared); [`table`]
-//! prints; [`chart`] and [`save_json`] write the files.
+//! Flow: [`args`] parses the command line; the report re-runs its own binary as a child
+//! process per contender (or per workload, `--isolate workload`), so no row inherits the
+//! heap state another one left ([`child`]); each child [`measure`]s (a warm-up, then the
+//! median of several timed runs) and prints its rows as one JSON line; the report checks
+//! the checksums agree, [`table`] prints, [`chart`] and [`save_json`] write the files.
 
 pub mod args;
 pub mod chart;
+pub mod child;
 pub mod table;
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::workloads::{ALL, Workload};
+use crate::workloads::{ALL, Contender, Workload};
+use args::{ChildTask, Isolation};
 
 /// One contender's result on one workload.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     /// Contender name, e.g. `"bumpalo Bump"`.
-    pub contender: &'static str,
+    pub contender: String,
     /// Median time per operation, in nanoseconds.
     pub ns_per_op: f64,
     /// Median time per run, in milliseconds.
     pub ms_per_run: f64,
     /// The checksum of what it built (equal across contenders).
     pub checksum: u64,
+    /// The id of the child process that measured it.
+    pub pid: u32,
 }
 
 /// One workload's results.
@@ -50,10 +56,10 @@ pub struct WorkloadResult {
 }
 
 /// What one contender holds after a run (W6: the capacity reached and the bytes behind it).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MemoryRow {
     /// Contender name.
-    pub contender: &'static str,
+    pub contender: String,
     /// Capacity reached.
     pub capacity: usize,
     /// Bytes its allocator holds for it.
@@ -69,6 +75,10 @@ pub struct Report {
     pub quick: bool,
     /// Logical CPUs of the machine.
     pub cpus: usize,
+    /// The id of the report's own process, which measured nothing itself.
+    pub pid: u32,
+    /// `"contender"` or `"workload"`: what each child process measured.
+    pub isolate: &'static str,
     /// Every workload measured.
     pub workloads: Vec<WorkloadResult>,
 }
@@ -109,53 +119,84 @@ fn time_runs(run: fn(usize) -> u64, size: usize, repeats: usize) -> f64 {
     start.elapsed().as_secs_f64()
 }
 
-/// Runs one workload: each contender once to warm up (and to check its checksum against
-/// the first contender's), then `runs` timed samples of at least 2 ms each (the run
+/// Measures one contender of `workload` in this process: one run to warm up (its
+/// checksum is the row's), then `runs` timed samples of at least 2 ms each (the run
 /// repeated as often as needed), reporting the median time per run.
-///
-/// # Errors
-///
-/// A contender whose checksum differs from the first one's: it did different work, so it
-/// gets no row.
 #[expect(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
     clippy::cast_precision_loss,
     reason = "repeat counts are clamped to 1..=10 000 and times are positive"
 )]
-pub fn measure(workload: &Workload, size: usize, runs: usize) -> Result<WorkloadResult, String> {
+#[must_use]
+pub fn measure(workload: &Workload, contender: &Contender, size: usize, runs: usize) -> Row {
     let ops = (workload.ops)(size).max(1);
-    let mut rows = Vec::with_capacity(workload.contenders.len());
-    let mut reference = None;
-    for contender in workload.contenders {
-        let checksum = (contender.run)(black_box(size));
-        let expected = *reference.get_or_insert(checksum);
-        if checksum != expected {
-            return Err(format!(
-                "{}: {} built checksum {checksum}, the first contender {expected}: it did different work",
-                workload.id, contender.name
-            ));
-        }
-        // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
-        // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
-        let once = time_runs(contender.run, size, 1);
-        let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
-        let mut times: Vec<f64> = (0..runs.max(1))
-            .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let median = times[times.len() / 2];
-        let ns_per_op = median * 1e9 / ops as f64;
-        rows.push(Row { contender: contender.name, ns_per_op, ms_per_run: median * 1e3, checksum });
-    }
-    let memory = workload
-        .memory
-        .iter()
-        .map(|probe| {
-            let held = (probe.held)(size);
-            MemoryRow { contender: probe.name, capacity: held.capacity, held_bytes: held.bytes }
-        })
+    let checksum = (contender.run)(black_box(size));
+    // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
+    // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
+    let once = time_runs(contender.run, size, 1);
+    let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
+    let mut times: Vec<f64> = (0..runs.max(1))
+        .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
         .collect();
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    Row {
+        contender: contender.name.to_owned(),
+        ns_per_op: median * 1e9 / ops as f64,
+        ms_per_run: median * 1e3,
+        checksum,
+        pid: std::process::id(),
+    }
+}
+
+/// Checks that every row built what the first did.
+///
+/// # Errors
+///
+/// A contender whose checksum differs from the first one's: it did different work, so
+/// the workload gets no table.
+pub fn check_checksums(id: &str, rows: &[Row]) -> Result<(), String> {
+    let Some(first) = rows.first() else { return Ok(()) };
+    match rows.iter().find(|r| r.checksum != first.checksum) {
+        Some(row) => Err(format!(
+            "{id}: {} built checksum {}, the first contender {}: it did different work",
+            row.contender, row.checksum, first.checksum
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The child tasks that measure `workload` at `size`, as `isolate` splits them.
+fn tasks(workload: &Workload, size: usize, runs: usize, isolate: Isolation) -> Vec<ChildTask> {
+    let task = |contender| ChildTask { id: workload.id.to_owned(), size, runs, contender };
+    match isolate {
+        Isolation::Workload => vec![task(None)],
+        Isolation::Contender => (0..workload.contenders.len()).map(|i| task(Some(i))).collect(),
+    }
+}
+
+/// Measures `workload` in child processes of `exe` (this binary) and gathers their rows.
+///
+/// # Errors
+///
+/// A child that failed (its message, prefixed with the workload id), or rows whose
+/// checksums differ.
+pub fn measure_in_children(
+    exe: &Path,
+    workload: &Workload,
+    size: usize,
+    runs: usize,
+    isolate: Isolation,
+) -> Result<WorkloadResult, String> {
+    let mut rows = Vec::with_capacity(workload.contenders.len());
+    let mut memory = Vec::new();
+    for task in tasks(workload, size, runs, isolate) {
+        let output = child::spawn(exe, &task)?;
+        rows.extend(output.rows);
+        memory.extend(output.memory);
+    }
+    check_checksums(workload.id, &rows)?;
     Ok(WorkloadResult {
         id: workload.id,
         title: workload.title,
@@ -172,8 +213,10 @@ pub fn measure(workload: &Workload, size: usize, runs: usize) -> Result<Workload
 ///
 /// # Errors
 ///
-/// No workload matches `--only`, a checksum mismatch, or a file that cannot be written.
+/// No workload matches `--only`, a child that failed, a checksum mismatch, or a file that
+/// cannot be written.
 pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the report binary: {e}"))?;
     let selected = select(options.only.as_deref());
     if selected.is_empty() {
         let ids: Vec<&str> = ALL.iter().map(|w| w.id).collect();
@@ -187,13 +230,18 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         runs: options.runs,
         quick: options.quick,
         cpus: std::thread::available_parallelism().map_or(1, usize::from),
+        pid: std::process::id(),
+        isolate: match options.isolate {
+            Isolation::Workload => "workload",
+            Isolation::Contender => "contender",
+        },
         workloads: Vec::new(),
     };
     for (i, workload) in selected.iter().enumerate() {
         let size = if options.quick { workload.quick_size } else { workload.size };
         let size = workload.size_kind.scaled(size, options.scale);
         eprintln!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
-        let result = measure(workload, size, options.runs)?;
+        let result = measure_in_children(&exe, workload, size, options.runs, options.isolate)?;
         println!("{}", table::render(&result));
         report.workloads.push(result);
     }
