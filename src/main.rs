@@ -5,7 +5,13 @@
 
 use std::process::ExitCode;
 
+use arena_kit::report::memory::CountingAlloc;
 use arena_kit::report::{self, args, child};
+
+/// Every allocation of the report, counted: each row's peak and held bytes come from it.
+/// Only this binary registers it; the library and the benches use the system allocator.
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc::new();
 
 fn main() -> ExitCode {
     let options = match args::parse(std::env::args().skip(1)) {
@@ -15,7 +21,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Ok(args::Command::Child(task)) => {
-            return match child::run(&task) {
+            return match child::run(&task, &GLOBAL) {
                 Ok(output) => match serde_json::to_string(&output) {
                     Ok(line) => {
                         println!("{line}");

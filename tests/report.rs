@@ -20,6 +20,7 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("===== arena-kit"), "seed-style rows: {stdout}");
     assert!(stdout.contains("Summary"), "{stdout}");
+    assert!(stdout.contains(" peak ") && stdout.contains(" held "), "memory columns: {stdout}");
 
     let svg = std::fs::read_to_string(out.join("report.svg")).expect("the chart is written");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -97,6 +98,30 @@ fn isolate_workload_runs_a_child_per_workload() {
     assert!(pids.iter().all(|w| w.iter().all(|&p| p == w[0])), "one child per table: {pids:?}");
     assert!(children[0] != children[1] && children[1] != children[2] && children[0] != children[2]);
     assert!(!children.contains(&parent));
+}
+
+/// The row of `contender` in the workload `id` of `figures`.
+fn row<'a>(figures: &'a serde_json::Value, id: &str, contender: &str) -> &'a serde_json::Value {
+    let workloads = figures["workloads"].as_array().expect("workloads");
+    let workload = workloads.iter().find(|w| w["id"] == id).expect("the workload ran");
+    let rows = workload["rows"].as_array().expect("rows");
+    rows.iter().find(|r| r["contender"] == contender).expect("the contender ran")
+}
+
+#[test]
+fn each_row_reports_its_peak_and_held_bytes() {
+    let figures = figures_of("W2", &[]);
+    // W2 at --quick / 100: 150 values.
+    let boxed = row(&figures, "W2", "Box (all kept, then dropped)");
+    let peak = boxed["peak_bytes"].as_u64().expect("peak_bytes");
+    assert!(peak >= 150 * 4 + 150 * 8, "150 boxes and the Vec of them: {peak}");
+    assert_eq!(boxed["held_bytes"].as_i64(), Some(0), "everything dropped");
+    // A pool kept in a thread-local across runs holds its block after them.
+    let warm = row(&figures, "W2", "arena-kit Scope on warm BlockPool");
+    assert!(warm["held_bytes"].as_i64().is_some_and(|b| b > 0), "{warm}");
+    let fresh = row(&figures, "W2", "arena-kit Scope on BlockPool");
+    assert_eq!(fresh["held_bytes"].as_i64(), Some(0), "{fresh}");
+    assert!(fresh["peak_bytes"].as_u64().is_some_and(|b| b > 0), "{fresh}");
 }
 
 #[test]

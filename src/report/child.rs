@@ -14,6 +14,7 @@ use std::process::{Command, Output};
 use serde::{Deserialize, Serialize};
 
 use super::args::{self, ChildTask};
+use super::memory::CountingAlloc;
 use super::{MemoryRow, Row, measure};
 use crate::workloads::ALL;
 
@@ -28,12 +29,13 @@ pub struct ChildOutput {
     pub memory: Vec<MemoryRow>,
 }
 
-/// Runs `task` in this process: what a child does.
+/// Runs `task` in this process: what a child does. `meter` is the process's global
+/// allocator, which each row's memory figures come from.
 ///
 /// # Errors
 ///
 /// No workload has the task's id, or its contender index is out of range.
-pub fn run(task: &ChildTask) -> Result<ChildOutput, String> {
+pub fn run(task: &ChildTask, meter: &CountingAlloc) -> Result<ChildOutput, String> {
     let workload = ALL
         .iter()
         .find(|w| w.id.eq_ignore_ascii_case(&task.id))
@@ -45,7 +47,7 @@ pub fn run(task: &ChildTask) -> Result<ChildOutput, String> {
         })?,
     };
     let rows: Vec<Row> =
-        contenders.iter().map(|c| measure(workload, c, task.size, task.runs)).collect();
+        contenders.iter().map(|c| measure(workload, c, task.size, task.runs, meter)).collect();
     let memory = workload
         .memory
         .iter()
@@ -122,7 +124,7 @@ mod tests {
 
     #[test]
     fn a_result_line_is_read_back() {
-        let line = r#"{"pid":7,"rows":[{"contender":"Box","ns_per_op":1.5,"ms_per_run":0.1,"checksum":3,"pid":7}],"memory":[]}"#;
+        let line = r#"{"pid":7,"rows":[{"contender":"Box","ns_per_op":1.5,"ms_per_run":0.1,"checksum":3,"peak_bytes":64,"held_bytes":0,"pid":7}],"memory":[]}"#;
         let output = read_output("W1", &shell(&format!("echo '{line}'"))).unwrap();
         assert_eq!((output.pid, output.rows.len(), output.rows[0].checksum), (7, 1, 3));
     }
@@ -131,9 +133,11 @@ mod tests {
     fn a_task_names_a_real_workload_and_contender() {
         let task =
             |id: &str, contender| ChildTask { id: id.to_owned(), size: 1, runs: 1, contender };
-        assert!(run(&task("W99", None)).unwrap_err().contains("no workload `W99`"));
-        assert!(run(&task("W1", Some(999))).unwrap_err().contains("not 1000"));
-        let output = run(&task("W1", Some(3))).unwrap();
+        // Not the global allocator here: it counts nothing, which this test does not read.
+        let meter = CountingAlloc::new();
+        assert!(run(&task("W99", None), &meter).unwrap_err().contains("no workload `W99`"));
+        assert!(run(&task("W1", Some(999)), &meter).unwrap_err().contains("not 1000"));
+        let output = run(&task("W1", Some(3)), &meter).unwrap();
         assert_eq!(output.rows.len(), 1);
         assert_eq!(output.rows[0].contender, ALL[0].contenders[3].name);
         assert_eq!(output.pid, std::process::id());

@@ -10,6 +10,7 @@
 pub mod args;
 pub mod chart;
 pub mod child;
+pub mod memory;
 pub mod table;
 
 use std::hint::black_box;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::workloads::{ALL, Contender, Workload};
 use args::{ChildTask, Isolation};
+use memory::CountingAlloc;
 
 /// One contender's result on one workload.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -32,6 +34,12 @@ pub struct Row {
     pub ms_per_run: f64,
     /// The checksum of what it built (equal across contenders).
     pub checksum: u64,
+    /// The most bytes held from the system allocator at once during its runs (warm-up
+    /// and timed), above what was held right before them.
+    pub peak_bytes: u64,
+    /// Bytes still held once its runs are done, against right before them: a pool or
+    /// cache that outlives a run (static or thread-local) shows here.
+    pub held_bytes: i64,
     /// The id of the child process that measured it.
     pub pid: u32,
 }
@@ -121,24 +129,37 @@ fn time_runs(run: fn(usize) -> u64, size: usize, repeats: usize) -> f64 {
 
 /// Measures one contender of `workload` in this process: one run to warm up (its
 /// checksum is the row's), then `runs` timed samples of at least 2 ms each (the run
-/// repeated as often as needed), reporting the median time per run.
+/// repeated as often as needed), reporting the median time per run, and from `meter`
+/// (the process's global allocator) the peak and final bytes held over all those runs.
 #[expect(
     clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
     clippy::cast_sign_loss,
     clippy::cast_precision_loss,
-    reason = "repeat counts are clamped to 1..=10 000 and times are positive"
+    reason = "repeat counts are clamped to 1..=10 000, times are positive, bytes < 2^63"
 )]
 #[must_use]
-pub fn measure(workload: &Workload, contender: &Contender, size: usize, runs: usize) -> Row {
+pub fn measure(
+    workload: &Workload,
+    contender: &Contender,
+    size: usize,
+    runs: usize,
+    meter: &CountingAlloc,
+) -> Row {
     let ops = (workload.ops)(size).max(1);
+    // Allocated before the baseline, so the meter sees the contender alone.
+    let mut times: Vec<f64> = Vec::with_capacity(runs.max(1));
+    let baseline = meter.reset_peak();
     let checksum = (contender.run)(black_box(size));
     // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
     // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
     let once = time_runs(contender.run, size, 1);
     let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
-    let mut times: Vec<f64> = (0..runs.max(1))
-        .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
-        .collect();
+    for _ in 0..runs.max(1) {
+        times.push(time_runs(contender.run, size, repeats) / repeats as f64);
+    }
+    let peak_bytes = (meter.peak() - baseline) as u64;
+    let held_bytes = meter.current() as i64 - baseline as i64;
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     Row {
@@ -146,6 +167,8 @@ pub fn measure(workload: &Workload, contender: &Contender, size: usize, runs: us
         ns_per_op: median * 1e9 / ops as f64,
         ms_per_run: median * 1e3,
         checksum,
+        peak_bytes,
+        held_bytes,
         pid: std::process::id(),
     }
 }
