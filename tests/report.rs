@@ -143,6 +143,55 @@ fn a_failing_child_says_why() {
     assert_eq!(line["rows"][0]["contender"], arena_kit::workloads::ALL[0].contenders[3].name);
 }
 
+/// The version of `name` in the workspace's `Cargo.lock` (the one arena-kit uses when
+/// several are locked).
+fn locked_version(name: &str) -> Vec<String> {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"))
+        .expect("Cargo.lock");
+    let header = format!("name = \"{name}\"\nversion = \"");
+    lock.match_indices(&header)
+        .map(|(at, _)| {
+            let rest = &lock[at + header.len()..];
+            rest[..rest.find('"').expect("a closing quote")].to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_peers_versions_are_printed_and_saved_as_cargo_lock_has_them() {
+    let out =
+        std::env::temp_dir().join(format!("arena-kit-report-versions-{}", std::process::id()));
+    let output = report()
+        .args(["--quick", "--runs", "1", "--scale", "100", "--only", "W5", "--out"])
+        .arg(&out)
+        .output()
+        .expect("the report runs");
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = std::fs::read_to_string(out.join("report.json")).expect("the figures");
+    std::fs::remove_dir_all(&out).ok();
+    let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let versions = figures["versions"].as_object().expect("a map of versions");
+    for peer in ["bumpalo", "bump-scope", "slab", "slotmap", "typed-arena", "sharded-slab"] {
+        let version = versions[peer].as_str().expect("a version per peer");
+        assert!(locked_version(peer).iter().any(|v| v == version), "{peer} {version}");
+        assert!(stdout.contains(&format!("{peer} {version}")), "{peer} printed: {stdout}");
+    }
+    // allocator-api2 is locked in several versions; the one saved is arena-kit's.
+    let api = versions["allocator-api2"].as_str().expect("allocator-api2");
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"))
+        .expect("Cargo.lock");
+    let root = &lock[lock.find("name = \"arena-kit\"").expect("the root package")..];
+    let root = &root[..root.find("\n\n").unwrap_or(root.len())];
+    assert!(root.contains(&format!("\"allocator-api2 {api}\"")), "{api} in {root}");
+
+    // One progress line per workload on stderr, with the time it took.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let progress: Vec<&str> = stderr.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(progress.len(), 1, "{stderr}");
+    assert!(progress[0].starts_with("[1/1] W5 ") && progress[0].ends_with(" s"), "{stderr}");
+}
+
 #[test]
 fn only_selects_a_workload_and_its_variants() {
     let ids: Vec<&str> = arena_kit::report::select(Some("W4")).iter().map(|w| w.id).collect();

@@ -12,7 +12,9 @@ pub mod chart;
 pub mod child;
 pub mod memory;
 pub mod table;
+pub mod versions;
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -87,6 +89,8 @@ pub struct Report {
     pub pid: u32,
     /// `"contender"` or `"workload"`: what each child process measured.
     pub isolate: &'static str,
+    /// Each peer crate and its version, from `Cargo.lock`.
+    pub versions: BTreeMap<&'static str, &'static str>,
     /// Every workload measured.
     pub workloads: Vec<WorkloadResult>,
 }
@@ -258,13 +262,18 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
             Isolation::Workload => "workload",
             Isolation::Contender => "contender",
         },
+        versions: versions::PEER_VERSIONS.iter().copied().collect(),
         workloads: Vec::new(),
     };
+    println!("{}", versions::line());
     for (i, workload) in selected.iter().enumerate() {
         let size = if options.quick { workload.quick_size } else { workload.size };
         let size = workload.size_kind.scaled(size, options.scale);
-        eprintln!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
-        let result = measure_in_children(&exe, workload, size, options.runs, options.isolate)?;
+        eprint!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
+        let start = Instant::now();
+        let result = measure_in_children(&exe, workload, size, options.runs, options.isolate);
+        eprintln!(" {:.1} s", start.elapsed().as_secs_f64());
+        let result = result?;
         println!("{}", table::render(&result));
         report.workloads.push(result);
     }
