@@ -5,8 +5,16 @@
 use std::fmt::Write as _;
 
 /// The crates whose rows the report shows beside arena-kit's, as `Cargo.lock` names them.
-const PEERS: &[&str] =
-    &["allocator-api2", "bump-scope", "bumpalo", "sharded-slab", "slab", "slotmap", "typed-arena"];
+const PEERS: &[&str] = &[
+    "allocator-api2",
+    "bump-scope",
+    "bumpalo",
+    "mimalloc",
+    "sharded-slab",
+    "slab",
+    "slotmap",
+    "typed-arena",
+];
 
 /// One `[[package]]` of `Cargo.lock`: its name, version and dependency entries
 /// (`"name"` or `"name version"`).

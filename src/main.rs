@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use arena_kit::report::memory::CountingAlloc;
 use arena_kit::report::{self, args, child};
+use arena_kit::workloads::mi_alloc;
 
 /// Every allocation of the report, counted: each row's peak and held bytes come from it.
 /// Only this binary registers it; the library and the benches use the system allocator.
@@ -21,6 +22,8 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Ok(args::Command::Child(task)) => {
+            // mimalloc's blocks bypass the global allocator; count them in it too.
+            mi_alloc::set_meter(&GLOBAL);
             return match child::run(&task, &GLOBAL) {
                 Ok(output) => match serde_json::to_string(&output) {
                     Ok(line) => {

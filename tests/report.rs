@@ -25,6 +25,7 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     let svg = std::fs::read_to_string(out.join("report.svg")).expect("the chart is written");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("arena-kit") && svg.contains("W7") && svg.contains("sharded-slab"));
+    assert!(svg.contains("mimalloc"), "mimalloc's rows have a family of their own");
 
     let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
     let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
@@ -125,6 +126,16 @@ fn each_row_reports_its_peak_and_held_bytes() {
 }
 
 #[test]
+fn blocks_on_mimalloc_count_too() {
+    let figures = figures_of("W4", &[]);
+    // W4 at --quick / 100: 1 000 operations on a table of 20 000 slots, 1 000 boxes.
+    for name in ["Box", "mimalloc Box"] {
+        let peak = row(&figures, "W4", name)["peak_bytes"].as_u64().expect("peak_bytes");
+        assert!(peak >= 1000 * 64, "{name}: {peak}");
+    }
+}
+
+#[test]
 fn a_failing_child_says_why() {
     let output = report()
         .args(["--child", "W99", "--size", "1", "--runs", "1"])
@@ -172,7 +183,9 @@ fn the_peers_versions_are_printed_and_saved_as_cargo_lock_has_them() {
     std::fs::remove_dir_all(&out).ok();
     let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     let versions = figures["versions"].as_object().expect("a map of versions");
-    for peer in ["bumpalo", "bump-scope", "slab", "slotmap", "typed-arena", "sharded-slab"] {
+    for peer in
+        ["bumpalo", "bump-scope", "slab", "slotmap", "typed-arena", "sharded-slab", "mimalloc"]
+    {
         let version = versions[peer].as_str().expect("a version per peer");
         assert!(locked_version(peer).iter().any(|v| v == version), "{peer} {version}");
         assert!(stdout.contains(&format!("{peer} {version}")), "{peer} printed: {stdout}");

@@ -11,6 +11,7 @@ use super::Report;
 const FAMILIES: &[(&str, &[&str])] = &[
     ("arena-kit", &["arena-kit"]),
     ("Box / std / malloc", &["Box", "std ", "Vec<u8> (malloc)"]),
+    ("mimalloc", &["mimalloc"]),
     ("bumpalo", &["bumpalo"]),
     ("bump-scope", &["bump-scope"]),
     ("typed-arena", &["typed-arena"]),

@@ -17,6 +17,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::workloads::mi_alloc::ByteMeter;
+
 /// A global allocator that forwards to [`System`] and counts the bytes it holds now and
 /// the most it has held since the peak was last reset.
 ///
@@ -71,6 +73,17 @@ impl CountingAlloc {
 
     fn sub(&self, bytes: usize) {
         self.current.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Blocks of another allocator (mimalloc's, through
+/// [`MiAlloc`](crate::workloads::mi_alloc::MiAlloc)) count as if they were this one's.
+impl ByteMeter for CountingAlloc {
+    fn add(&self, bytes: usize) {
+        CountingAlloc::add(self, bytes);
+    }
+    fn sub(&self, bytes: usize) {
+        CountingAlloc::sub(self, bytes);
     }
 }
 
