@@ -24,6 +24,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "bumpalo Bump::reset", run: bumpalo_reset },
     Contender { name: "bump-scope Bump (fresh)", run: bump_scope_fresh },
     Contender { name: "bump-scope Bump::reset", run: bump_scope_reset },
+    Contender { name: "bump-scope Bump::scoped", run: bump_scope_scoped },
     Contender { name: "typed-arena Arena (fresh)", run: typed_arena_fresh },
     Contender { name: "limit: reserved Vec, clear", run: limit_reserved_vec },
 ];
@@ -119,4 +120,12 @@ pub fn bump_scope_reset(n: usize) -> u64 {
         bump.reset();
         x
     })
+}
+
+/// One `bump_scope::Bump`, a new child scope per round (`Bump::scoped`): what is
+/// allocated in the scope is released when it ends, as with arena-kit's scopes.
+#[must_use]
+pub fn bump_scope_scoped(n: usize) -> u64 {
+    let mut bump: bump_scope::Bump = bump_scope::Bump::new();
+    sum_rounds(n, |i| bump.scoped(|scope| *black_box(scope.alloc(i))))
 }
