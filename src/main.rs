@@ -49,6 +49,7 @@ fn main() -> ExitCode {
     match report::run(&options) {
         Ok((_, outputs)) => {
             println!("chart: {}", outputs.svg.display());
+            println!("normalised chart: {}", outputs.normalised_svg.display());
             println!("figures: {}", outputs.json.display());
             ExitCode::SUCCESS
         }

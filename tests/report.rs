@@ -27,6 +27,13 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     assert!(svg.contains("arena-kit") && svg.contains("W7") && svg.contains("sharded-slab"));
     assert!(svg.contains("mimalloc"), "mimalloc's rows have a family of their own");
 
+    let normalised =
+        std::fs::read_to_string(out.join("report-normalised.svg")).expect("the second chart");
+    assert!(normalised.starts_with("<svg") && normalised.trim_end().ends_with("</svg>"));
+    assert!(normalised.contains("1 = fastest") && normalised.contains("W7"));
+    assert!(normalised.contains("mimalloc") && normalised.contains("bumpalo"));
+    assert!(stdout.contains("report-normalised.svg"), "its path is printed: {stdout}");
+
     let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
     let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     let workloads = figures["workloads"].as_array().expect("a list of workloads");

@@ -98,8 +98,10 @@ pub struct Report {
 /// Where the output files went.
 #[derive(Debug, Clone)]
 pub struct Outputs {
-    /// The SVG chart.
+    /// The SVG chart of times.
     pub svg: PathBuf,
+    /// The SVG chart of each family's best row against the fastest, per workload.
+    pub normalised_svg: PathBuf,
     /// The JSON figures.
     pub json: PathBuf,
 }
@@ -280,9 +282,13 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
     println!("{}", table::summary(&report));
     std::fs::create_dir_all(&options.out)
         .map_err(|e| format!("cannot create {}: {e}", options.out.display()))?;
-    let outputs =
-        Outputs { svg: options.out.join("report.svg"), json: options.out.join("report.json") };
+    let outputs = Outputs {
+        svg: options.out.join("report.svg"),
+        normalised_svg: options.out.join("report-normalised.svg"),
+        json: options.out.join("report.json"),
+    };
     chart::write_svg(&report, &outputs.svg)?;
+    chart::write_normalised_svg(&report, &outputs.normalised_svg)?;
     save_json(&report, &outputs.json)?;
     Ok((report, outputs))
 }
