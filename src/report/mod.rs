@@ -36,11 +36,11 @@ pub struct Row {
     pub ms_per_run: f64,
     /// The checksum of what it built (equal across contenders).
     pub checksum: u64,
-    /// The most bytes held from the system allocator at once during its runs (warm-up
-    /// and timed), above what was held right before them.
+    /// The most bytes held from the allocator at once during its first (warm-up) run,
+    /// above what was held right before it.
     pub peak_bytes: u64,
-    /// Bytes still held once its runs are done, against right before them: a pool or
-    /// cache that outlives a run (static or thread-local) shows here.
+    /// Bytes still held once that run is done, against right before it: a pool or cache
+    /// that outlives a run (static or thread-local) shows here.
     pub held_bytes: i64,
     /// The id of the child process that measured it.
     pub pid: u32,
@@ -135,14 +135,14 @@ fn time_runs(run: fn(usize) -> u64, size: usize, repeats: usize) -> f64 {
 
 /// Measures one contender of `workload` in this process: one run to warm up (its
 /// checksum is the row's), then `runs` timed samples of at least 2 ms each (the run
-/// repeated as often as needed), reporting the median time per run, and from `meter`
-/// (the process's global allocator) the peak and final bytes held over all those runs.
+/// repeated as often as needed), reporting the median time per run. `meter` (the
+/// process's global allocator) counts the warm-up run only, so the timed runs pay no
+/// counting.
 #[expect(
     clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
     clippy::cast_sign_loss,
     clippy::cast_precision_loss,
-    reason = "repeat counts are clamped to 1..=10 000, times are positive, bytes < 2^63"
+    reason = "repeat counts are clamped to 1..=10 000 and times are positive"
 )]
 #[must_use]
 pub fn measure(
@@ -153,19 +153,16 @@ pub fn measure(
     meter: &CountingAlloc,
 ) -> Row {
     let ops = (workload.ops)(size).max(1);
-    // Allocated before the baseline, so the meter sees the contender alone.
-    let mut times: Vec<f64> = Vec::with_capacity(runs.max(1));
-    let baseline = meter.reset_peak();
+    meter.start();
     let checksum = (contender.run)(black_box(size));
+    let counted = meter.stop();
     // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
     // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
     let once = time_runs(contender.run, size, 1);
     let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
-    for _ in 0..runs.max(1) {
-        times.push(time_runs(contender.run, size, repeats) / repeats as f64);
-    }
-    let peak_bytes = (meter.peak() - baseline) as u64;
-    let held_bytes = meter.current() as i64 - baseline as i64;
+    let mut times: Vec<f64> = (0..runs.max(1))
+        .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
+        .collect();
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     Row {
@@ -173,8 +170,8 @@ pub fn measure(
         ns_per_op: median * 1e9 / ops as f64,
         ms_per_run: median * 1e3,
         checksum,
-        peak_bytes,
-        held_bytes,
+        peak_bytes: counted.peak,
+        held_bytes: counted.held,
         pid: std::process::id(),
     }
 }
