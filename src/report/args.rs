@@ -60,9 +60,11 @@ OPTIONS:
     --isolate WHAT a child process per `contender` (default) or per `workload`
     -h, --help     this text
 
-Each contender runs once to warm up, then N times; its checksum must equal the first
-contender's (a mismatch is an error, not a row). Times are per operation; ratios are to
-Box (where Box takes part) and to the fastest contender. W6 also prints each string's
+Each contender runs in a child process of its own, once to warm up, then N times; its
+checksum must equal the first contender's (a mismatch is an error, not a row). Times are
+per operation; ratios are to Box (where Box takes part) and to the fastest contender.
+`peak` and `held` are the bytes it took at most and still held after its warm-up run,
+counted by the report's own global allocator. W6 also prints each string's
 capacity and the bytes its allocator holds; the -2t tables run two jobs on one thread,
 then on two.";
 

@@ -299,3 +299,40 @@ pub fn save_json(report: &Report, path: &Path) -> Result<(), String> {
     let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(contender: &str, checksum: u64) -> Row {
+        Row {
+            contender: contender.to_owned(),
+            ns_per_op: 1.0,
+            ms_per_run: 1.0,
+            checksum,
+            peak_bytes: 0,
+            held_bytes: 0,
+            pid: 1,
+        }
+    }
+
+    #[test]
+    fn a_checksum_mismatch_names_the_workload_and_the_contender() {
+        assert_eq!(check_checksums("W4", &[]), Ok(()));
+        assert_eq!(check_checksums("W4", &[row("Box", 5), row("slab Slab", 5)]), Ok(()));
+        let error = check_checksums("W4", &[row("Box", 5), row("slab Slab", 6)]).unwrap_err();
+        assert!(error.starts_with("W4: slab Slab built checksum 6"), "{error}");
+        assert!(error.contains("the first contender 5"), "{error}");
+    }
+
+    #[test]
+    fn a_task_per_contender_or_one_per_workload() {
+        let w4 = &ALL.iter().find(|w| w.id == "W4").expect("W4");
+        let per_row = tasks(w4, 10, 2, Isolation::Contender);
+        assert_eq!(per_row.len(), w4.contenders.len());
+        assert!(per_row.iter().enumerate().all(|(i, t)| t.contender == Some(i) && t.size == 10));
+        let one = tasks(w4, 10, 2, Isolation::Workload);
+        assert_eq!(one.len(), 1);
+        assert_eq!((one[0].contender, one[0].runs, one[0].id.as_str()), (None, 2, "W4"));
+    }
+}
