@@ -1,10 +1,18 @@
 //! `cargo run --release`: the comparison report. Runs every seed workload for every
-//! contender in this process, prints the tables and a summary, and writes an SVG chart
-//! and a JSON file of the figures (paths printed). `--help` lists the options.
+//! contender, each in a child process of this binary (`--child`, internal), prints the
+//! tables and a summary, and writes an SVG chart and a JSON file of the figures (paths
+//! printed). `--help` lists the options.
 
 use std::process::ExitCode;
 
-use arena_kit::report::{self, args};
+use arena_kit::report::memory::CountingAlloc;
+use arena_kit::report::{self, args, child};
+use arena_kit::workloads::mi_alloc;
+
+/// Every allocation of the report, counted: each row's peak and held bytes come from it.
+/// Only this binary registers it; the library and the benches use the system allocator.
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc::new();
 
 fn main() -> ExitCode {
     let options = match args::parse(std::env::args().skip(1)) {
@@ -12,6 +20,26 @@ fn main() -> ExitCode {
         Ok(args::Command::Help) => {
             println!("{}", args::HELP);
             return ExitCode::SUCCESS;
+        }
+        Ok(args::Command::Child(task)) => {
+            // mimalloc's blocks bypass the global allocator; count them in it too.
+            mi_alloc::set_meter(&GLOBAL);
+            return match child::run(&task, &GLOBAL) {
+                Ok(output) => match serde_json::to_string(&output) {
+                    Ok(line) => {
+                        println!("{line}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("error: cannot encode the result: {e}");
+                        ExitCode::FAILURE
+                    }
+                },
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
         }
         Err(message) => {
             eprintln!("error: {message}");
@@ -21,6 +49,7 @@ fn main() -> ExitCode {
     match report::run(&options) {
         Ok((_, outputs)) => {
             println!("chart: {}", outputs.svg.display());
+            println!("normalised chart: {}", outputs.normalised_svg.display());
             println!("figures: {}", outputs.json.display());
             ExitCode::SUCCESS
         }

@@ -1,5 +1,6 @@
 //! The report binary end to end: a `--quick` run at a tiny size writes a valid SVG chart
-//! and a JSON file of the figures; bad arguments are refused with a message.
+//! and a JSON file of the figures; each row comes from a child process of its own; bad
+//! arguments are refused with a message.
 
 use std::process::Command;
 
@@ -19,10 +20,19 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("===== arena-kit"), "seed-style rows: {stdout}");
     assert!(stdout.contains("Summary"), "{stdout}");
+    assert!(stdout.contains(" peak ") && stdout.contains(" held "), "memory columns: {stdout}");
 
     let svg = std::fs::read_to_string(out.join("report.svg")).expect("the chart is written");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("arena-kit") && svg.contains("W7") && svg.contains("sharded-slab"));
+    assert!(svg.contains("mimalloc"), "mimalloc's rows have a family of their own");
+
+    let normalised =
+        std::fs::read_to_string(out.join("report-normalised.svg")).expect("the second chart");
+    assert!(normalised.starts_with("<svg") && normalised.trim_end().ends_with("</svg>"));
+    assert!(normalised.contains("1 = fastest") && normalised.contains("W7"));
+    assert!(normalised.contains("mimalloc") && normalised.contains("bumpalo"));
+    assert!(stdout.contains("report-normalised.svg"), "its path is printed: {stdout}");
 
     let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
     let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
@@ -40,6 +50,166 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     }
     assert!(stdout.contains("held ="), "W6's memory lines: {stdout}");
     std::fs::remove_dir_all(&out).ok();
+}
+
+/// Runs a quick tiny report of `only` with `extra` options; its JSON figures.
+fn figures_of(only: &str, extra: &[&str]) -> serde_json::Value {
+    let out = std::env::temp_dir().join(format!(
+        "arena-kit-report-{only}-{}-{}",
+        extra.join(""),
+        std::process::id()
+    ));
+    let output = report()
+        .args(["--quick", "--runs", "1", "--scale", "100", "--only", only])
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("the report runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
+    std::fs::remove_dir_all(&out).ok();
+    serde_json::from_str(&json).expect("valid JSON")
+}
+
+/// The child pids of each workload's rows, and the report's own pid.
+fn pids(figures: &serde_json::Value) -> (Vec<Vec<u64>>, u64) {
+    let workloads = figures["workloads"].as_array().expect("workloads");
+    let pids = workloads
+        .iter()
+        .map(|w| {
+            let rows = w["rows"].as_array().expect("rows");
+            rows.iter().map(|r| r["pid"].as_u64().expect("a pid per row")).collect()
+        })
+        .collect();
+    (pids, figures["pid"].as_u64().expect("the report's pid"))
+}
+
+#[test]
+fn every_contender_runs_in_a_child_process_of_its_own() {
+    let (pids, parent) = pids(&figures_of("W4", &[]));
+    assert_eq!(pids.len(), 3, "W4, W4-get, W4-2t");
+    let mut all: Vec<u64> = pids.concat();
+    let rows = all.len();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), rows, "one child per row: {pids:?}");
+    assert!(!all.contains(&parent), "the report measures nothing itself");
+}
+
+#[test]
+fn isolate_workload_runs_a_child_per_workload() {
+    let figures = figures_of("W4", &["--isolate", "workload"]);
+    assert_eq!(figures["isolate"], "workload");
+    let (pids, parent) = pids(&figures);
+    let children: Vec<u64> = pids.iter().map(|w| w[0]).collect();
+    assert!(pids.iter().all(|w| w.iter().all(|&p| p == w[0])), "one child per table: {pids:?}");
+    assert!(children[0] != children[1] && children[1] != children[2] && children[0] != children[2]);
+    assert!(!children.contains(&parent));
+}
+
+/// The row of `contender` in the workload `id` of `figures`.
+fn row<'a>(figures: &'a serde_json::Value, id: &str, contender: &str) -> &'a serde_json::Value {
+    let workloads = figures["workloads"].as_array().expect("workloads");
+    let workload = workloads.iter().find(|w| w["id"] == id).expect("the workload ran");
+    let rows = workload["rows"].as_array().expect("rows");
+    rows.iter().find(|r| r["contender"] == contender).expect("the contender ran")
+}
+
+#[test]
+fn each_row_reports_its_peak_and_held_bytes() {
+    let figures = figures_of("W2", &[]);
+    // W2 at --quick / 100: 150 values.
+    let boxed = row(&figures, "W2", "Box (all kept, then dropped)");
+    let peak = boxed["peak_bytes"].as_u64().expect("peak_bytes");
+    assert!(peak >= 150 * 4 + 150 * 8, "150 boxes and the Vec of them: {peak}");
+    assert_eq!(boxed["held_bytes"].as_i64(), Some(0), "everything dropped");
+    // A pool kept in a thread-local across runs holds its block after them.
+    let warm = row(&figures, "W2", "arena-kit Scope on warm BlockPool");
+    assert!(warm["held_bytes"].as_i64().is_some_and(|b| b > 0), "{warm}");
+    let fresh = row(&figures, "W2", "arena-kit Scope on BlockPool");
+    assert_eq!(fresh["held_bytes"].as_i64(), Some(0), "{fresh}");
+    assert!(fresh["peak_bytes"].as_u64().is_some_and(|b| b > 0), "{fresh}");
+}
+
+#[test]
+fn blocks_on_mimalloc_count_too() {
+    let figures = figures_of("W4", &[]);
+    // W4 at --quick / 100: 1 000 operations on a table of 20 000 slots, 1 000 boxes.
+    for name in ["Box", "mimalloc Box"] {
+        let peak = row(&figures, "W4", name)["peak_bytes"].as_u64().expect("peak_bytes");
+        assert!(peak >= 1000 * 64, "{name}: {peak}");
+    }
+}
+
+#[test]
+fn a_failing_child_says_why() {
+    let output = report()
+        .args(["--child", "W99", "--size", "1", "--runs", "1"])
+        .output()
+        .expect("the child runs");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no workload `W99`"));
+    let output = report()
+        .args(["--child", "W1", "--size", "10", "--runs", "1", "--contender", "3"])
+        .output()
+        .expect("the child runs");
+    assert!(output.status.success());
+    let line: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("one JSON line on stdout");
+    assert_eq!(line["rows"].as_array().map(Vec::len), Some(1));
+    assert_eq!(line["rows"][0]["contender"], arena_kit::workloads::ALL[0].contenders[3].name);
+}
+
+/// The version of `name` in the workspace's `Cargo.lock` (the one arena-kit uses when
+/// several are locked).
+fn locked_version(name: &str) -> Vec<String> {
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"))
+        .expect("Cargo.lock");
+    let header = format!("name = \"{name}\"\nversion = \"");
+    lock.match_indices(&header)
+        .map(|(at, _)| {
+            let rest = &lock[at + header.len()..];
+            rest[..rest.find('"').expect("a closing quote")].to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_peers_versions_are_printed_and_saved_as_cargo_lock_has_them() {
+    let out =
+        std::env::temp_dir().join(format!("arena-kit-report-versions-{}", std::process::id()));
+    let output = report()
+        .args(["--quick", "--runs", "1", "--scale", "100", "--only", "W5", "--out"])
+        .arg(&out)
+        .output()
+        .expect("the report runs");
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = std::fs::read_to_string(out.join("report.json")).expect("the figures");
+    std::fs::remove_dir_all(&out).ok();
+    let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let versions = figures["versions"].as_object().expect("a map of versions");
+    for peer in
+        ["bumpalo", "bump-scope", "slab", "slotmap", "typed-arena", "sharded-slab", "mimalloc"]
+    {
+        let version = versions[peer].as_str().expect("a version per peer");
+        assert!(locked_version(peer).iter().any(|v| v == version), "{peer} {version}");
+        assert!(stdout.contains(&format!("{peer} {version}")), "{peer} printed: {stdout}");
+    }
+    // allocator-api2 is locked in several versions; the one saved is arena-kit's.
+    let api = versions["allocator-api2"].as_str().expect("allocator-api2");
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock"))
+        .expect("Cargo.lock");
+    let root = &lock[lock.find("name = \"arena-kit\"").expect("the root package")..];
+    let root = &root[..root.find("\n\n").unwrap_or(root.len())];
+    assert!(root.contains(&format!("\"allocator-api2 {api}\"")), "{api} in {root}");
+
+    // One progress line per workload on stderr, with the time it took.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let progress: Vec<&str> = stderr.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(progress.len(), 1, "{stderr}");
+    assert!(progress[0].starts_with("[1/1] W5 ") && progress[0].ends_with(" s"), "{stderr}");
 }
 
 #[test]

@@ -15,12 +15,36 @@ pub struct Options {
     pub out: PathBuf,
     /// Divides every workload's size (for tests; 1 keeps the seed's sizes).
     pub scale: usize,
+    /// What each child process measures.
+    pub isolate: Isolation,
+}
+
+/// How the report splits its measurements over child processes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isolation {
+    /// One child per workload: its contenders share that child's heap.
+    Workload,
+    /// One child per contender: every row starts from a fresh heap.
+    Contender,
+}
+
+/// What the report asks one child process to measure (`--child`, internal).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChildTask {
+    /// The workload's full id (`W6-1M`).
+    pub id: String,
+    /// The size to run it at (already quick and scaled).
+    pub size: usize,
+    /// Timed runs per contender.
+    pub runs: usize,
+    /// The contender's index in the workload's list; every contender when `None`.
+    pub contender: Option<usize>,
 }
 
 /// `--help`'s text.
 pub const HELP: &str = "\
 arena-kit report: the seed workloads (docs/workloads.md), arena-kit against Box and the
-best Rust crates, side by side in one process.
+best Rust crates, each workload's contenders in child processes of their own.
 
 USAGE:
     cargo run --release -- [OPTIONS]
@@ -33,11 +57,14 @@ OPTIONS:
     --runs N       timed runs per contender, median reported (default 7, 3 with --quick)
     --out DIR      where report.svg and report.json go (default target/report)
     --scale N      divide every workload's size by N (tests; default 1)
+    --isolate WHAT a child process per `contender` (default) or per `workload`
     -h, --help     this text
 
-Each contender runs once to warm up, then N times; its checksum must equal the first
-contender's (a mismatch is an error, not a row). Times are per operation; ratios are to
-Box (where Box takes part) and to the fastest contender. W6 also prints each string's
+Each contender runs in a child process of its own, once to warm up, then N times; its
+checksum must equal the first contender's (a mismatch is an error, not a row). Times are
+per operation; ratios are to Box (where Box takes part) and to the fastest contender.
+`peak` and `held` are the bytes it took at most and still held after its warm-up run,
+counted by the report's own global allocator. W6 also prints each string's
 capacity and the bytes its allocator holds; the -2t tables run two jobs on one thread,
 then on two.";
 
@@ -48,6 +75,9 @@ pub enum Command {
     Run(Options),
     /// Print [`HELP`].
     Help,
+    /// Measure in this process and print the result as one JSON line: what the report
+    /// runs in each child process (`--child ID --size N --runs N [--contender I]`).
+    Child(ChildTask),
 }
 
 /// Parses the arguments after the program name.
@@ -63,8 +93,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         runs: 0,
         out: PathBuf::from("target/report"),
         scale: 1,
+        isolate: Isolation::Contender,
     };
-    let mut args = args.into_iter();
+    let mut args = args.into_iter().peekable();
+    if args.peek().is_some_and(|a| a == "--child") {
+        return parse_child(args.skip(1)).map(Command::Child);
+    }
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
@@ -74,6 +108,17 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--runs" => options.runs = positive("--runs", &value("--runs")?)?,
             "--scale" => options.scale = positive("--scale", &value("--scale")?)?,
             "--out" => options.out = PathBuf::from(value("--out")?),
+            "--isolate" => {
+                options.isolate = match value("--isolate")?.as_str() {
+                    "workload" => Isolation::Workload,
+                    "contender" => Isolation::Contender,
+                    other => {
+                        return Err(format!(
+                            "--isolate takes `workload` or `contender`, not `{other}`"
+                        ));
+                    }
+                }
+            }
             other => return Err(format!("unknown option `{other}` (see --help)")),
         }
     }
@@ -81,6 +126,49 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         options.runs = if options.quick { 3 } else { 7 };
     }
     Ok(Command::Run(options))
+}
+
+/// The arguments after `--child`: the workload id, then `--size`, `--runs` and
+/// optionally `--contender`.
+fn parse_child(mut args: impl Iterator<Item = String>) -> Result<ChildTask, String> {
+    let id = args.next().ok_or("--child needs a workload id")?;
+    let mut task = ChildTask { id, size: 0, runs: 0, contender: None };
+    while let Some(arg) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
+        match arg.as_str() {
+            "--size" => task.size = positive("--size", &value)?,
+            "--runs" => task.runs = positive("--runs", &value)?,
+            "--contender" => {
+                task.contender = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("--contender takes an index, not `{value}`"))?,
+                );
+            }
+            other => return Err(format!("unknown child option `{other}`")),
+        }
+    }
+    if task.size == 0 || task.runs == 0 {
+        return Err(String::from("--child needs --size and --runs"));
+    }
+    Ok(task)
+}
+
+/// The arguments that make a child process run `task`: what [`parse`] reads back.
+#[must_use]
+pub fn child_args(task: &ChildTask) -> Vec<String> {
+    let mut args = vec![
+        String::from("--child"),
+        task.id.clone(),
+        String::from("--size"),
+        task.size.to_string(),
+        String::from("--runs"),
+        task.runs.to_string(),
+    ];
+    if let Some(index) = task.contender {
+        args.extend([String::from("--contender"), index.to_string()]);
+    }
+    args
 }
 
 fn positive(name: &str, text: &str) -> Result<usize, String> {
@@ -124,6 +212,28 @@ mod tests {
         };
         assert_eq!((o.only.as_deref(), o.scale), (Some("W4"), 10));
         assert_eq!(o.out, PathBuf::from("/tmp/x"));
+    }
+
+    #[test]
+    fn isolation_is_per_contender_unless_told() {
+        let Command::Run(o) = parse_strs(&[]).unwrap() else { panic!("not a run") };
+        assert_eq!(o.isolate, Isolation::Contender);
+        let Command::Run(o) = parse_strs(&["--isolate", "workload"]).unwrap() else {
+            panic!("not a run")
+        };
+        assert_eq!(o.isolate, Isolation::Workload);
+        assert!(parse_strs(&["--isolate", "thread"]).unwrap_err().contains("`thread`"));
+    }
+
+    #[test]
+    fn a_child_task_round_trips_through_its_arguments() {
+        for contender in [None, Some(3)] {
+            let task = ChildTask { id: String::from("W6-1M"), size: 100, runs: 2, contender };
+            assert_eq!(parse(child_args(&task)), Ok(Command::Child(task)));
+        }
+        assert!(parse_strs(&["--child"]).unwrap_err().contains("workload id"));
+        assert!(parse_strs(&["--child", "W1", "--size", "5"]).unwrap_err().contains("--runs"));
+        assert!(parse_strs(&["--child", "W1", "--contender", "x"]).unwrap_err().contains("`x`"));
     }
 
     #[test]

@@ -1,33 +1,49 @@
-//! The comparison report of `cargo run --release`: every workload, every contender, one
-//! process; printed in the seeds' style, charted as SVG, saved as JSON.
+//! The comparison report of `cargo run --release`: every workload, every contender;
+//! printed in the seeds' style, charted as SVG, saved as JSON.
 //!
-//! Flow: [`args`] parses the command line; [`measure`] runs each workload's contenders
-//! (a warm-up, then the median of several timed runs, checksums compared); [`table`]
-//! prints; [`chart`] and [`save_json`] write the files.
+//! Flow: [`args`] parses the command line; the report re-runs its own binary as a child
+//! process per contender (or per workload, `--isolate workload`), so no row inherits the
+//! heap state another one left ([`child`]); each child [`measure`]s (a warm-up, then the
+//! median of several timed runs) and prints its rows as one JSON line; the report checks
+//! the checksums agree, [`table`] prints, [`chart`] and [`save_json`] write the files.
 
 pub mod args;
 pub mod chart;
+pub mod child;
+pub mod memory;
 pub mod table;
+pub mod versions;
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::workloads::{ALL, Workload};
+use crate::workloads::{ALL, Contender, Workload};
+use args::{ChildTask, Isolation};
+use memory::CountingAlloc;
 
 /// One contender's result on one workload.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     /// Contender name, e.g. `"bumpalo Bump"`.
-    pub contender: &'static str,
+    pub contender: String,
     /// Median time per operation, in nanoseconds.
     pub ns_per_op: f64,
     /// Median time per run, in milliseconds.
     pub ms_per_run: f64,
     /// The checksum of what it built (equal across contenders).
     pub checksum: u64,
+    /// The most bytes held from the allocator at once during its first (warm-up) run,
+    /// above what was held right before it.
+    pub peak_bytes: u64,
+    /// Bytes still held once that run is done, against right before it: a pool or cache
+    /// that outlives a run (static or thread-local) shows here.
+    pub held_bytes: i64,
+    /// The id of the child process that measured it.
+    pub pid: u32,
 }
 
 /// One workload's results.
@@ -50,10 +66,10 @@ pub struct WorkloadResult {
 }
 
 /// What one contender holds after a run (W6: the capacity reached and the bytes behind it).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MemoryRow {
     /// Contender name.
-    pub contender: &'static str,
+    pub contender: String,
     /// Capacity reached.
     pub capacity: usize,
     /// Bytes its allocator holds for it.
@@ -69,6 +85,12 @@ pub struct Report {
     pub quick: bool,
     /// Logical CPUs of the machine.
     pub cpus: usize,
+    /// The id of the report's own process, which measured nothing itself.
+    pub pid: u32,
+    /// `"contender"` or `"workload"`: what each child process measured.
+    pub isolate: &'static str,
+    /// Each peer crate and its version, from `Cargo.lock`.
+    pub versions: BTreeMap<&'static str, &'static str>,
     /// Every workload measured.
     pub workloads: Vec<WorkloadResult>,
 }
@@ -76,8 +98,10 @@ pub struct Report {
 /// Where the output files went.
 #[derive(Debug, Clone)]
 pub struct Outputs {
-    /// The SVG chart.
+    /// The SVG chart of times.
     pub svg: PathBuf,
+    /// The SVG chart of each family's best row against the fastest, per workload.
+    pub normalised_svg: PathBuf,
     /// The JSON figures.
     pub json: PathBuf,
 }
@@ -109,53 +133,96 @@ fn time_runs(run: fn(usize) -> u64, size: usize, repeats: usize) -> f64 {
     start.elapsed().as_secs_f64()
 }
 
-/// Runs one workload: each contender once to warm up (and to check its checksum against
-/// the first contender's), then `runs` timed samples of at least 2 ms each (the run
-/// repeated as often as needed), reporting the median time per run.
-///
-/// # Errors
-///
-/// A contender whose checksum differs from the first one's: it did different work, so it
-/// gets no row.
+/// Measures one contender of `workload` in this process: one run to warm up (its
+/// checksum is the row's), then `runs` timed samples of at least 2 ms each (the run
+/// repeated as often as needed), reporting the median time per run. `meter` (the
+/// process's global allocator) counts the warm-up run only, so the timed runs pay no
+/// counting.
 #[expect(
     clippy::cast_possible_truncation,
     clippy::cast_sign_loss,
     clippy::cast_precision_loss,
     reason = "repeat counts are clamped to 1..=10 000 and times are positive"
 )]
-pub fn measure(workload: &Workload, size: usize, runs: usize) -> Result<WorkloadResult, String> {
+#[must_use]
+pub fn measure(
+    workload: &Workload,
+    contender: &Contender,
+    size: usize,
+    runs: usize,
+    meter: &CountingAlloc,
+) -> Row {
     let ops = (workload.ops)(size).max(1);
-    let mut rows = Vec::with_capacity(workload.contenders.len());
-    let mut reference = None;
-    for contender in workload.contenders {
-        let checksum = (contender.run)(black_box(size));
-        let expected = *reference.get_or_insert(checksum);
-        if checksum != expected {
-            return Err(format!(
-                "{}: {} built checksum {checksum}, the first contender {expected}: it did different work",
-                workload.id, contender.name
-            ));
-        }
-        // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
-        // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
-        let once = time_runs(contender.run, size, 1);
-        let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
-        let mut times: Vec<f64> = (0..runs.max(1))
-            .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
-            .collect();
-        times.sort_by(f64::total_cmp);
-        let median = times[times.len() / 2];
-        let ns_per_op = median * 1e9 / ops as f64;
-        rows.push(Row { contender: contender.name, ns_per_op, ms_per_run: median * 1e3, checksum });
-    }
-    let memory = workload
-        .memory
-        .iter()
-        .map(|probe| {
-            let held = (probe.held)(size);
-            MemoryRow { contender: probe.name, capacity: held.capacity, held_bytes: held.bytes }
-        })
+    meter.start();
+    let checksum = (contender.run)(black_box(size));
+    let counted = meter.stop();
+    // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
+    // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
+    let once = time_runs(contender.run, size, 1);
+    let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
+    let mut times: Vec<f64> = (0..runs.max(1))
+        .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
         .collect();
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    Row {
+        contender: contender.name.to_owned(),
+        ns_per_op: median * 1e9 / ops as f64,
+        ms_per_run: median * 1e3,
+        checksum,
+        peak_bytes: counted.peak,
+        held_bytes: counted.held,
+        pid: std::process::id(),
+    }
+}
+
+/// Checks that every row built what the first did.
+///
+/// # Errors
+///
+/// A contender whose checksum differs from the first one's: it did different work, so
+/// the workload gets no table.
+pub fn check_checksums(id: &str, rows: &[Row]) -> Result<(), String> {
+    let Some(first) = rows.first() else { return Ok(()) };
+    match rows.iter().find(|r| r.checksum != first.checksum) {
+        Some(row) => Err(format!(
+            "{id}: {} built checksum {}, the first contender {}: it did different work",
+            row.contender, row.checksum, first.checksum
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The child tasks that measure `workload` at `size`, as `isolate` splits them.
+fn tasks(workload: &Workload, size: usize, runs: usize, isolate: Isolation) -> Vec<ChildTask> {
+    let task = |contender| ChildTask { id: workload.id.to_owned(), size, runs, contender };
+    match isolate {
+        Isolation::Workload => vec![task(None)],
+        Isolation::Contender => (0..workload.contenders.len()).map(|i| task(Some(i))).collect(),
+    }
+}
+
+/// Measures `workload` in child processes of `exe` (this binary) and gathers their rows.
+///
+/// # Errors
+///
+/// A child that failed (its message, prefixed with the workload id), or rows whose
+/// checksums differ.
+pub fn measure_in_children(
+    exe: &Path,
+    workload: &Workload,
+    size: usize,
+    runs: usize,
+    isolate: Isolation,
+) -> Result<WorkloadResult, String> {
+    let mut rows = Vec::with_capacity(workload.contenders.len());
+    let mut memory = Vec::new();
+    for task in tasks(workload, size, runs, isolate) {
+        let output = child::spawn(exe, &task)?;
+        rows.extend(output.rows);
+        memory.extend(output.memory);
+    }
+    check_checksums(workload.id, &rows)?;
     Ok(WorkloadResult {
         id: workload.id,
         title: workload.title,
@@ -172,8 +239,10 @@ pub fn measure(workload: &Workload, size: usize, runs: usize) -> Result<Workload
 ///
 /// # Errors
 ///
-/// No workload matches `--only`, a checksum mismatch, or a file that cannot be written.
+/// No workload matches `--only`, a child that failed, a checksum mismatch, or a file that
+/// cannot be written.
 pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the report binary: {e}"))?;
     let selected = select(options.only.as_deref());
     if selected.is_empty() {
         let ids: Vec<&str> = ALL.iter().map(|w| w.id).collect();
@@ -187,22 +256,36 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         runs: options.runs,
         quick: options.quick,
         cpus: std::thread::available_parallelism().map_or(1, usize::from),
+        pid: std::process::id(),
+        isolate: match options.isolate {
+            Isolation::Workload => "workload",
+            Isolation::Contender => "contender",
+        },
+        versions: versions::PEER_VERSIONS.iter().copied().collect(),
         workloads: Vec::new(),
     };
+    println!("{}", versions::line());
     for (i, workload) in selected.iter().enumerate() {
         let size = if options.quick { workload.quick_size } else { workload.size };
         let size = workload.size_kind.scaled(size, options.scale);
-        eprintln!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
-        let result = measure(workload, size, options.runs)?;
+        eprint!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
+        let start = Instant::now();
+        let result = measure_in_children(&exe, workload, size, options.runs, options.isolate);
+        eprintln!(" {:.1} s", start.elapsed().as_secs_f64());
+        let result = result?;
         println!("{}", table::render(&result));
         report.workloads.push(result);
     }
     println!("{}", table::summary(&report));
     std::fs::create_dir_all(&options.out)
         .map_err(|e| format!("cannot create {}: {e}", options.out.display()))?;
-    let outputs =
-        Outputs { svg: options.out.join("report.svg"), json: options.out.join("report.json") };
+    let outputs = Outputs {
+        svg: options.out.join("report.svg"),
+        normalised_svg: options.out.join("report-normalised.svg"),
+        json: options.out.join("report.json"),
+    };
     chart::write_svg(&report, &outputs.svg)?;
+    chart::write_normalised_svg(&report, &outputs.normalised_svg)?;
     save_json(&report, &outputs.json)?;
     Ok((report, outputs))
 }
@@ -215,4 +298,41 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
 pub fn save_json(report: &Report, path: &Path) -> Result<(), String> {
     let text = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(contender: &str, checksum: u64) -> Row {
+        Row {
+            contender: contender.to_owned(),
+            ns_per_op: 1.0,
+            ms_per_run: 1.0,
+            checksum,
+            peak_bytes: 0,
+            held_bytes: 0,
+            pid: 1,
+        }
+    }
+
+    #[test]
+    fn a_checksum_mismatch_names_the_workload_and_the_contender() {
+        assert_eq!(check_checksums("W4", &[]), Ok(()));
+        assert_eq!(check_checksums("W4", &[row("Box", 5), row("slab Slab", 5)]), Ok(()));
+        let error = check_checksums("W4", &[row("Box", 5), row("slab Slab", 6)]).unwrap_err();
+        assert!(error.starts_with("W4: slab Slab built checksum 6"), "{error}");
+        assert!(error.contains("the first contender 5"), "{error}");
+    }
+
+    #[test]
+    fn a_task_per_contender_or_one_per_workload() {
+        let w4 = &ALL.iter().find(|w| w.id == "W4").expect("W4");
+        let per_row = tasks(w4, 10, 2, Isolation::Contender);
+        assert_eq!(per_row.len(), w4.contenders.len());
+        assert!(per_row.iter().enumerate().all(|(i, t)| t.contender == Some(i) && t.size == 10));
+        let one = tasks(w4, 10, 2, Isolation::Workload);
+        assert_eq!(one.len(), 1);
+        assert_eq!((one[0].contender, one[0].runs, one[0].id.as_str()), (None, 2, "W4"));
+    }
 }

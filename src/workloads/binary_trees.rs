@@ -9,7 +9,10 @@
 
 use arena_core::{Arena, BlockPool, Scope};
 
+use allocator_api2::boxed::Box as ApiBox;
+
 use super::Contender;
+use super::mi_alloc::MiAlloc;
 
 /// Maximum depth of the benchmark (the Benchmarks Game's usual small size).
 pub const DEPTH: usize = 16;
@@ -20,6 +23,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope per tree (BlockPool)", run: scope_per_tree },
     Contender { name: "arena-kit Arena per depth", run: arena_per_depth },
     Contender { name: "Box", run: boxed },
+    Contender { name: "mimalloc Box", run: mimalloc_boxed },
     Contender { name: "bumpalo Bump::reset per tree", run: bumpalo_reset },
     Contender { name: "bump-scope Bump::reset per tree", run: bump_scope_reset },
     Contender { name: "typed-arena Arena per tree", run: typed_arena_per_tree },
@@ -90,17 +94,43 @@ fn check_boxed(node: &BoxNode) -> u64 {
     1 + node.children.as_ref().map_or(0, |(l, r)| check_boxed(l) + check_boxed(r))
 }
 
-/// Every node a `Box`, every tree dropped node by node.
-#[must_use]
-pub fn boxed(max_depth: usize) -> u64 {
-    let long_lived = build_boxed(max_depth);
-    let mut sum = check_boxed(&long_lived);
+/// The binary-trees run for trees that own their nodes: `build(d)` builds a tree of
+/// depth `d`, `check` counts its nodes; each short-lived tree is dropped node by node.
+fn owned_trees<T>(max_depth: usize, build: impl Fn(usize) -> T, check: impl Fn(&T) -> u64) -> u64 {
+    let long_lived = build(max_depth);
+    let mut sum = check(&long_lived);
     for (depth, trees) in rounds(max_depth) {
         for _ in 0..trees {
-            sum += check_boxed(&build_boxed(depth));
+            sum += check(&build(depth));
         }
     }
     sum
+}
+
+/// Every node a `Box`, every tree dropped node by node.
+#[must_use]
+pub fn boxed(max_depth: usize) -> u64 {
+    owned_trees(max_depth, build_boxed, |tree| check_boxed(tree))
+}
+
+/// A `Box` tree on mimalloc.
+struct MiNode {
+    children: Option<(ApiBox<MiNode, MiAlloc>, ApiBox<MiNode, MiAlloc>)>,
+}
+
+fn build_mimalloc(depth: usize) -> ApiBox<MiNode, MiAlloc> {
+    let children = (depth > 0).then(|| (build_mimalloc(depth - 1), build_mimalloc(depth - 1)));
+    ApiBox::new_in(MiNode { children }, MiAlloc)
+}
+
+fn check_mimalloc(node: &MiNode) -> u64 {
+    1 + node.children.as_ref().map_or(0, |(l, r)| check_mimalloc(l) + check_mimalloc(r))
+}
+
+/// Every node an `allocator_api2` `Box` on mimalloc, every tree dropped node by node.
+#[must_use]
+pub fn mimalloc_boxed(max_depth: usize) -> u64 {
+    owned_trees(max_depth, build_mimalloc, |tree| check_mimalloc(tree))
 }
 
 #[derive(Clone, Copy)]

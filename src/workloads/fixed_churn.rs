@@ -12,11 +12,15 @@
 )]
 
 use std::hint::black_box;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arena_core::{Handle, Pool};
 
+use allocator_api2::boxed::Box as ApiBox;
+
 use super::Contender;
+use super::mi_alloc::MiAlloc;
 
 /// Live slots in the table.
 pub const SLOTS: usize = 20_000;
@@ -86,6 +90,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Pool (handles)", run: pool },
     Contender { name: "arena-kit Pool (keys)", run: pool_keyed },
     Contender { name: "Box", run: boxed },
+    Contender { name: "mimalloc Box", run: mimalloc_boxed },
     Contender { name: "slab Slab", run: slab },
     Contender { name: "slotmap SlotMap", run: slotmap },
     Contender { name: "limit: Vec + u32 free list", run: limit_free_list },
@@ -124,16 +129,27 @@ pub fn pool_keyed(n: usize) -> u64 {
     })
 }
 
-/// `Box::new` and drop.
-#[must_use]
-pub fn boxed(n: usize) -> u64 {
-    let mut table: Vec<Option<Box<Object>>> = (0..SLOTS).map(|_| None).collect();
+/// The churn with every object in a box of its own, made by `new`.
+fn churn_boxes<B: Deref<Target = Object>>(n: usize, new: impl Fn(Object) -> B) -> u64 {
+    let mut table: Vec<Option<B>> = (0..SLOTS).map(|_| None).collect();
     let sum = churn(n, |slot, id| {
         let freed = table[slot].take().map_or(0, |b| b.id);
-        table[slot] = Some(Box::new(Object::new(id)));
+        table[slot] = Some(new(Object::new(id)));
         freed
     });
     sum + table.into_iter().flatten().map(|b| b.payload[6]).sum::<u64>()
+}
+
+/// `Box::new` and drop.
+#[must_use]
+pub fn boxed(n: usize) -> u64 {
+    churn_boxes(n, Box::new)
+}
+
+/// `allocator_api2::boxed::Box::new_in(_, MiAlloc)` and drop: `Box` on mimalloc.
+#[must_use]
+pub fn mimalloc_boxed(n: usize) -> u64 {
+    churn_boxes(n, |object| ApiBox::new_in(object, MiAlloc))
 }
 
 /// `slab::Slab`.

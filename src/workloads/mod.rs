@@ -12,6 +12,7 @@ pub mod derived;
 pub mod fixed_churn;
 pub mod lookups;
 pub mod many_small;
+pub mod mi_alloc;
 pub mod scope_churn;
 pub mod size_classes;
 pub mod string_growth;

@@ -4,8 +4,10 @@
 
 use std::hint::black_box;
 
+use allocator_api2::boxed::Box as ApiBox;
 use arena_core::{Arena, BlockPool};
 
+use super::mi_alloc::MiAlloc;
 use super::{Contender, sum_rounds};
 
 /// Rounds per run in the seed.
@@ -17,10 +19,12 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope::reset", run: scope_reset },
     Contender { name: "arena-kit Arena (fresh)", run: arena_fresh },
     Contender { name: "Box", run: boxed },
+    Contender { name: "mimalloc Box", run: mimalloc_boxed },
     Contender { name: "bumpalo Bump (fresh)", run: bumpalo_fresh },
     Contender { name: "bumpalo Bump::reset", run: bumpalo_reset },
     Contender { name: "bump-scope Bump (fresh)", run: bump_scope_fresh },
     Contender { name: "bump-scope Bump::reset", run: bump_scope_reset },
+    Contender { name: "bump-scope Bump::scoped", run: bump_scope_scoped },
     Contender { name: "typed-arena Arena (fresh)", run: typed_arena_fresh },
     Contender { name: "limit: reserved Vec, clear", run: limit_reserved_vec },
 ];
@@ -54,6 +58,12 @@ pub fn arena_fresh(n: usize) -> u64 {
 #[must_use]
 pub fn boxed(n: usize) -> u64 {
     sum_rounds(n, |i| *black_box(Box::new(i)))
+}
+
+/// `allocator_api2::boxed::Box::new_in(_, MiAlloc)` and drop: `Box` on mimalloc.
+#[must_use]
+pub fn mimalloc_boxed(n: usize) -> u64 {
+    sum_rounds(n, |i| *black_box(ApiBox::new_in(i, MiAlloc)))
 }
 
 /// A new `bumpalo::Bump` per round.
@@ -110,4 +120,12 @@ pub fn bump_scope_reset(n: usize) -> u64 {
         bump.reset();
         x
     })
+}
+
+/// One `bump_scope::Bump`, a new child scope per round (`Bump::scoped`): what is
+/// allocated in the scope is released when it ends, as with arena-kit's scopes.
+#[must_use]
+pub fn bump_scope_scoped(n: usize) -> u64 {
+    let mut bump: bump_scope::Bump = bump_scope::Bump::new();
+    sum_rounds(n, |i| bump.scoped(|scope| *black_box(scope.alloc(i))))
 }

@@ -14,6 +14,7 @@ use allocator_api2::alloc::{Allocator, Global};
 use arena_core::{MAX_CLASS_SIZE, SizeClassPool, SyncSizeClassPool};
 
 use super::Contender;
+use super::mi_alloc::MiAlloc;
 
 /// Operations per run.
 pub const N: usize = 1_000_000;
@@ -81,8 +82,8 @@ fn weigh(capacity: usize, first: u8) -> u64 {
 
 macro_rules! contenders {
     (
-        $slots:expr, $pool:ident, $reserved:ident, $locked:ident, $system:ident, $slabs:ident,
-        $limit:ident
+        $slots:expr, $pool:ident, $reserved:ident, $locked:ident, $system:ident,
+        $mimalloc:ident, $slabs:ident, $limit:ident
     ) => {
         /// arena-kit's `SizeClassPool`, through `allocator_api2::vec::Vec`.
         #[must_use]
@@ -109,6 +110,12 @@ macro_rules! contenders {
             run_system(n, $slots)
         }
 
+        /// `allocator_api2::vec::Vec<u8, MiAlloc>`: the buffers on mimalloc.
+        #[must_use]
+        pub fn $mimalloc(n: usize) -> u64 {
+            churn(n, $slots, |size, tag| buffer_in(MiAlloc, size, tag), weigh_buffer)
+        }
+
         /// arena-kit's locked `SyncSizeClassPool`, on one thread.
         #[must_use]
         pub fn $locked(n: usize) -> u64 {
@@ -129,8 +136,26 @@ macro_rules! contenders {
     };
 }
 
-contenders!(SLOTS_SMALL, pool_20k, reserved_20k, locked_20k, system_20k, slabs_20k, limit_20k);
-contenders!(SLOTS_LARGE, pool_50k, reserved_50k, locked_50k, system_50k, slabs_50k, limit_50k);
+contenders!(
+    SLOTS_SMALL,
+    pool_20k,
+    reserved_20k,
+    locked_20k,
+    system_20k,
+    mimalloc_20k,
+    slabs_20k,
+    limit_20k
+);
+contenders!(
+    SLOTS_LARGE,
+    pool_50k,
+    reserved_50k,
+    locked_50k,
+    system_50k,
+    mimalloc_50k,
+    slabs_50k,
+    limit_50k
+);
 
 fn run_pool(n: usize, slots: usize, pool: &SizeClassPool) -> u64 {
     churn(n, slots, |size, tag| buffer_in(pool, size, tag), weigh_buffer)
@@ -234,7 +259,7 @@ fn run_system(n: usize, slots: usize) -> u64 {
 /// The limit: per-class stacks of recycled buffers. Its buffers are `allocator_api2`
 /// vectors with a reference allocator, like the pool's, so its table rows are the same
 /// 40 bytes: with `std` vectors (32-byte rows) it ran 17 % faster at 20 000 live slots,
-/// which is the table's size, not the allocator (BENCHMARKS.md, W3).
+/// which is the table's size, not the allocator (measured at commit 9cc4337).
 fn run_limit(n: usize, slots: usize) -> u64 {
     static SYSTEM: Global = Global;
     let spare: RefCell<Vec<Vec<ApiVec<u8, &Global>>>> =
@@ -266,6 +291,7 @@ pub const CONTENDERS_20K: &[Contender] = &[
     Contender { name: "arena-kit SizeClassPool pre-allocated", run: reserved_20k },
     Contender { name: "arena-kit SyncSizeClassPool (locked)", run: locked_20k },
     Contender { name: "Vec<u8> (malloc)", run: system_20k },
+    Contender { name: "mimalloc Vec<u8>", run: mimalloc_20k },
     Contender { name: "slab Slab per size class", run: slabs_20k },
     Contender { name: "limit: per-class free lists", run: limit_20k },
 ];
@@ -276,6 +302,7 @@ pub const CONTENDERS_50K: &[Contender] = &[
     Contender { name: "arena-kit SizeClassPool pre-allocated", run: reserved_50k },
     Contender { name: "arena-kit SyncSizeClassPool (locked)", run: locked_50k },
     Contender { name: "Vec<u8> (malloc)", run: system_50k },
+    Contender { name: "mimalloc Vec<u8>", run: mimalloc_50k },
     Contender { name: "slab Slab per size class", run: slabs_50k },
     Contender { name: "limit: per-class free lists", run: limit_50k },
 ];
