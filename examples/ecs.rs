@@ -100,7 +100,7 @@ fn run(frames: u32) -> Tally {
             tally.live.push(sparks.len());
         }
         // Every name left points at a live spark, whose row moved any number of times.
-        for (key, name) in names.iter() {
+        for (key, name) in &names {
             let spark = sparks.get_key(key).expect("a named spark is alive");
             assert_eq!(*name, format!("spark #{}", spark.id));
             tally.named.push((*spark.id, name.clone()));
