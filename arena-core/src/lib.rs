@@ -43,6 +43,10 @@
 //!   [`SyncSizeClassPool`] (per-thread chunk caches over a locked depot and classes,
 //!   an `allocator_api2` allocator too) and [`SyncPool`] (a branded typed pool in
 //!   per-thread shards, [`SyncHandle`]s usable from any thread).
+//! - [`ArenaPool`] (feature `std`): arenas lent to parallel tasks one at a time
+//!   ([`PooledArena`], bump-scope's `BumpPool`); the values borrow the pool, not the
+//!   task, so they can be sent back to the spawning thread and live until the pool is
+//!   reset or dropped.
 //!
 //! Data flows one way: system allocator (one private module, `raw`, is the only one that calls
 //! it) → block → block pool → scope → your values.
@@ -91,6 +95,9 @@
 //!   by composition (`Mutex` and atomics around `Send` parts); each `unsafe impl Send`
 //!   says why moving the raw memory it owns is sound, and a loom model checks the shared
 //!   block list.
+//! - [`ArenaPool`]'s arenas move between threads inside a [`PooledArena`] guard (`Send`,
+//!   `!Sync`): only `Send` values with destructors enter them, and nothing else of the
+//!   scope (callbacks, child scopes, collections) is reachable through the guard.
 //! - Limits, overflow and out-of-memory are runtime errors from `try_` methods, which hand
 //!   the value back; the other methods panic (or call `handle_alloc_error`).
 //!
@@ -111,6 +118,8 @@ mod alloc_or_init_error;
 mod allocator;
 mod arena;
 mod arena_box;
+#[cfg(feature = "std")]
+mod arena_pool;
 mod block;
 mod block_info;
 mod block_pool;
@@ -158,6 +167,8 @@ mod vec;
 pub use alloc_or_init_error::AllocOrInitError;
 pub use arena::Arena;
 pub use arena_box::ArenaBox;
+#[cfg(feature = "std")]
+pub use arena_pool::{ArenaPool, ArenaPoolStats, PooledArena};
 pub use block_info::{BlockInfo, BlockKind};
 pub use block_pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 pub use brand::Brand;

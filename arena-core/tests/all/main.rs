@@ -8,6 +8,7 @@
 #![expect(clippy::ref_as_ptr, reason = "tests read addresses to check alignment and overlap")]
 
 mod arena;
+mod arena_pool;
 mod arena_vec;
 mod block_pool;
 mod collections;
