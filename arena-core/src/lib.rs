@@ -92,9 +92,10 @@
 //!   consumes the owning handle.
 //! - `Scope`, `Arena`, `BlockPool`, `SizeClassPool` and `Pool`'s brand-mates are `!Sync`
 //!   (no atomics); `Scope` and `Arena` are `!Send`. The thread-safe flavours are `Sync`
-//!   by composition (`Mutex` and atomics around `Send` parts); each `unsafe impl Send`
-//!   says why moving the raw memory it owns is sound, and a loom model checks the shared
-//!   block list.
+//!   by composition (locks and atomics around `Send` parts); each `unsafe impl Send`
+//!   says why moving the raw memory it owns is sound, `SyncPool`'s shard lock says why
+//!   sharing it is, and loom models check the shared block list, the size-class depot
+//!   and the shards.
 //! - [`ArenaPool`]'s arenas move between threads inside a [`PooledArena`] guard (`Send`,
 //!   `!Sync`): only `Send` values with destructors enter them, and nothing else of the
 //!   scope (callbacks, child scopes, collections) is reachable through the guard.
@@ -155,6 +156,8 @@ mod slots;
 mod soa_pool;
 mod soa_row;
 mod source;
+#[cfg(feature = "std")]
+mod spin_lock;
 mod string;
 #[cfg(feature = "std")]
 mod sync;

@@ -11,7 +11,9 @@
 //! avoid.
 
 #[cfg(loom)]
-pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+#[cfg(loom)]
+pub(crate) use loom::thread::yield_now;
 
 #[cfg(loom)]
 pub(crate) use loom::sync::{Mutex, MutexGuard};
@@ -20,13 +22,14 @@ pub(crate) use parking_lot::{Mutex, MutexGuard};
 // Miri checks this crate's code under strict provenance, which `parking_lot`'s queue of
 // parked threads (pointers kept in integers) does not pass: std's `Mutex` stands in.
 #[cfg(not(loom))]
-pub(crate) use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 #[cfg(all(miri, not(loom)))]
 pub(crate) use std::sync::{Mutex, MutexGuard};
+#[cfg(not(loom))]
+pub(crate) use std::thread::yield_now;
 
 /// Locks `mutex`, ignoring poisoning: a critical section of this crate leaves its data
-/// consistent wherever it can panic (a `SyncPool` closure sees a value, never a half-
-/// relinked list).
+/// consistent wherever it can panic.
 #[cfg(any(loom, miri))]
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -36,22 +39,6 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(not(any(loom, miri)))]
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock()
-}
-
-/// Locks `mutex` if no one holds it, ignoring poisoning.
-#[cfg(any(loom, miri))]
-pub(crate) fn try_lock<T>(mutex: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
-    match mutex.try_lock() {
-        Ok(guard) => Some(guard),
-        Err(std::sync::TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
-        Err(std::sync::TryLockError::WouldBlock) => None,
-    }
-}
-
-/// Locks `mutex` if no one holds it.
-#[cfg(not(any(loom, miri)))]
-pub(crate) fn try_lock<T>(mutex: &Mutex<T>) -> Option<MutexGuard<'_, T>> {
-    mutex.try_lock()
 }
 
 /// The data of a `Mutex` through `&mut` (no lock needed), ignoring poisoning.
@@ -64,18 +51,6 @@ pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
 #[cfg(not(any(loom, miri)))]
 pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
     mutex.get_mut()
-}
-
-/// The data of a `Mutex` it is consumed for, ignoring poisoning.
-#[cfg(any(loom, miri))]
-pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
-    mutex.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// The data of a `Mutex` it is consumed for.
-#[cfg(not(any(loom, miri)))]
-pub(crate) fn into_inner<T>(mutex: Mutex<T>) -> T {
-    mutex.into_inner()
 }
 
 /// `thread_local!` with `const` initialisers: std's, or under `cfg(loom)` loom's, which

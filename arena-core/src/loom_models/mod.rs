@@ -5,5 +5,6 @@
 //! The shared block pool's model lives beside it (`shared_block_pool.rs`); these need
 //! the pools' internals too, one model per file.
 
+mod spin_lock;
 mod sync_pool;
 mod sync_size_class;
