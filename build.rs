@@ -13,6 +13,7 @@ const PEERS: &[&str] = &[
     "sharded-slab",
     "slab",
     "slotmap",
+    "soa_derive",
     "typed-arena",
 ];
 

@@ -154,5 +154,8 @@ fn every_workload_has_one_bench_group_of_its_own() {
             "W9 lookups",
         ]
     );
-    assert_eq!(by_file("derive"), ["W8 derive churn", "W8 one-field scan of 100 000"]);
+    assert_eq!(
+        by_file("derive"),
+        ["W8 derive churn", "W8 one-field scan of 100 000", "W8 position step of 100 000"]
+    );
 }

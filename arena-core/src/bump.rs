@@ -636,14 +636,30 @@ impl Drop for Bump<'_> {
                 unsafe { self.source.release(head) };
             }
         } else {
-            let mut blocks = self.chain.take();
-            blocks.prepend(self.buffers.take());
-            if let Some(head) = head {
-                blocks.push(head);
-            }
             // SAFETY: S2: as above, for every block.
-            unsafe { self.release_list(&mut blocks) };
+            unsafe { self.release_all(head) };
         }
+    }
+}
+
+impl Bump<'_> {
+    /// The drop of a bump that holds more than its current block, out of line so that
+    /// the common drop (one block back to the pool's hot slot) inlines into the scope's.
+    ///
+    /// # Safety
+    ///
+    /// As [`release_list`](Self::release_list): the bump is ending and nothing uses the
+    /// memory of its blocks (`head`, taken out of it, among them) again.
+    #[cold]
+    #[inline(never)]
+    unsafe fn release_all(&mut self, head: Option<Block>) {
+        let mut blocks = self.chain.take();
+        blocks.prepend(self.buffers.take());
+        if let Some(head) = head {
+            blocks.push(head);
+        }
+        // SAFETY: forwarded from the caller.
+        unsafe { self.release_list(&mut blocks) };
     }
 }
 

@@ -142,6 +142,7 @@ mod raw;
 mod row_index;
 mod scope;
 mod scope_ref;
+mod secondary_iter;
 mod secondary_map;
 #[cfg(feature = "serde")]
 mod serde_impls;
@@ -180,6 +181,7 @@ pub use pool::{Pool, PoolStats, VacantEntry};
 pub use row_index::RowIndex;
 pub use scope::{Scope, ScopeStats};
 pub use scope_ref::ScopeRef;
+pub use secondary_iter::{SecondaryIter, SecondaryIterMut};
 pub use secondary_map::{SecondaryEntry, SecondaryMap};
 #[cfg(feature = "std")]
 pub use shared_block_pool::{

@@ -186,7 +186,21 @@ impl<'id> RowIndex<'id> {
     }
 
     /// Room for one more row in `rows`, so the push after the slot insert cannot fail.
+    ///
+    /// Inlined down to a length-capacity comparison: the churn loop inserts after every
+    /// removal, and `rows` has room almost always; growing is the cold call.
+    #[inline]
     fn reserve_row(&mut self) -> Result<(), AllocError> {
+        if self.rows.len() < self.rows.capacity() {
+            return Ok(());
+        }
+        self.grow_rows()
+    }
+
+    /// The slow path of [`reserve_row`](Self::reserve_row): `rows` is full.
+    #[cold]
+    #[inline(never)]
+    fn grow_rows(&mut self) -> Result<(), AllocError> {
         self.rows.try_reserve(1).map_err(|_| AllocError::OutOfMemory { size: 4, align: 4 })
     }
 

@@ -10,6 +10,7 @@ use core::fmt;
 use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 
+use crate::secondary_iter::{Entry, SecondaryIter, SecondaryIterMut};
 use crate::slot_key::{SlotKey, sealed::KeyParts};
 use crate::slots::{GetDisjointMutError, overlapping};
 
@@ -63,7 +64,7 @@ fn is_older(a: NonZeroU32, b: NonZeroU32) -> bool {
 /// ```
 pub struct SecondaryMap<K: SlotKey, V> {
     /// Per slot: the version of the key that set the entry, and the value.
-    entries: Vec<Option<(NonZeroU32, V)>>,
+    entries: Vec<Entry<V>>,
     len: usize,
     /// A key seen (the first inserted): what keys of other slots are rebuilt from (it
     /// carries the brand or type). `None` only while the map has never held an entry.
@@ -384,12 +385,8 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// map.insert(k, 1);
     /// assert_eq!(map.iter().collect::<Vec<_>>(), [(k, &1)]);
     /// ```
-    pub fn iter(&self) -> impl Iterator<Item = (K, &V)> + '_ {
-        let model = self.model;
-        self.entries.iter().enumerate().filter_map(move |(i, entry)| {
-            let (version, value) = entry.as_ref()?;
-            Some((model?.with_parts(i as u32, *version), value))
-        })
+    pub fn iter(&self) -> SecondaryIter<'_, K, V> {
+        SecondaryIter::new(&self.entries, self.len, self.model)
     }
 
     /// Every entry with its key, mutably, in slot order.
@@ -404,12 +401,8 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// map.iter_mut().for_each(|(_, v)| *v += 1);
     /// assert_eq!(map[k], 2);
     /// ```
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (K, &mut V)> + '_ {
-        let model = self.model;
-        self.entries.iter_mut().enumerate().filter_map(move |(i, entry)| {
-            let (version, value) = entry.as_mut()?;
-            Some((model?.with_parts(i as u32, *version), value))
-        })
+    pub fn iter_mut(&mut self) -> SecondaryIterMut<'_, K, V> {
+        SecondaryIterMut::new(&mut self.entries, self.len, self.model)
     }
 
     /// Every key with an entry, in slot order.
@@ -637,6 +630,24 @@ fn no_entry(slot: u32) -> ! {
 /// map.insert(k, 'v');
 /// assert_eq!(map.into_iter().collect::<Vec<_>>(), [(k, 'v')]);
 /// ```
+impl<'a, K: SlotKey, V> IntoIterator for &'a SecondaryMap<K, V> {
+    type Item = (K, &'a V);
+    type IntoIter = SecondaryIter<'a, K, V>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, K: SlotKey, V> IntoIterator for &'a mut SecondaryMap<K, V> {
+    type Item = (K, &'a mut V);
+    type IntoIter = SecondaryIterMut<'a, K, V>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
 impl<K: SlotKey, V> IntoIterator for SecondaryMap<K, V> {
     type Item = (K, V);
     type IntoIter = alloc::vec::IntoIter<(K, V)>;

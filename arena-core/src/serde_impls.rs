@@ -150,7 +150,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for KeyPool<T> {
 impl<T, V: Serialize> Serialize for SecondaryMap<PoolKey<T>, V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut seq = serializer.serialize_seq(Some(self.len()))?;
-        for pair in self.iter() {
+        for pair in self {
             seq.serialize_element(&pair)?;
         }
         seq.end()

@@ -40,6 +40,17 @@ macro_rules! keyed_iterator {
             fn size_hint(&self) -> (usize, Option<usize>) {
                 self.raw.size_hint()
             }
+
+            /// The slot walk's own `fold` (no early exit, no meta test in a pool
+            /// without holes), so `for_each` and `sum` scan like a slice.
+            #[inline]
+            fn fold<B, F>(self, init: B, mut f: F) -> B
+            where
+                F: FnMut(B, Self::Item) -> B,
+            {
+                let model = self.model;
+                self.raw.fold(init, move |acc, item| f(acc, keyed(model, item)))
+            }
         }
 
         impl<$($lt,)? K: SlotKey, T> DoubleEndedIterator for $name<$($lt,)? K, T> {

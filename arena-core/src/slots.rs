@@ -53,6 +53,10 @@
 //!   generation rises at every removal; a retired slot is never reused nor truncated; a
 //!   slot made again past a truncation starts above every truncated generation
 //!   (`gen_floor`). So a version matches only the value it was made for.
+//! - **(L5) `len` counts the occupied slots**, and an iterator's `remaining` the
+//!   occupied slots it has not yet passed: every fill adds one and every take removes
+//!   one, in the same step that flips `OCCUPIED`. The iterators' `fold` trusts it to
+//!   skip the meta test when no slot left is vacant.
 
 #![expect(
     clippy::cast_possible_truncation,
@@ -861,6 +865,43 @@ macro_rules! walk_slots {
             #[inline]
             fn size_hint(&self) -> (usize, Option<usize>) {
                 (self.remaining, Some(self.remaining))
+            }
+
+            /// `for_each`, `sum`, `count` and the like come here: one loop with no
+            /// early exit, and when no slot left is vacant (a pool without holes) no
+            /// meta test either, so the loop is the one a slice scan compiles to.
+            #[inline]
+            fn fold<B, F>(self, init: B, mut f: F) -> B
+            where
+                F: FnMut(B, Self::Item) -> B,
+            {
+                let mut acc = init;
+                let mut index = self.front;
+                if self.remaining == self.slots.len() {
+                    debug_assert!(self.slots.as_slice().iter().all(|s| s.meta & OCCUPIED != 0));
+                    for slot in self.slots {
+                        // SAFETY: L5: `remaining` counts the occupied slots `slots`
+                        // holds, and here equals their number, so every one is occupied;
+                        // L1 then gives a `T`, borrowed (mutably, for `RawIterMut`) for
+                        // `'a` and yielded once.
+                        acc = f(acc, (index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                        index += 1;
+                    }
+                    return acc;
+                }
+                let mut remaining = self.remaining;
+                for slot in self.slots {
+                    if remaining == 0 {
+                        break;
+                    }
+                    if slot.meta & OCCUPIED != 0 {
+                        remaining -= 1;
+                        // SAFETY: L1, as in `next`.
+                        acc = f(acc, (index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                    }
+                    index += 1;
+                }
+                acc
             }
         }
 

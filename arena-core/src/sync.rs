@@ -5,8 +5,10 @@
 //! Why `parking_lot`: it spins adaptively before it parks a waiting thread. With std's
 //! `Mutex` a thread that found the size-class pool's lock taken (held while a block is
 //! carved) went to sleep on a futex, and waking it cost more than the whole critical
-//! section, and the size-class workload ran slower on two threads than on one; with
-//! `parking_lot` the second thread adds throughput (BENCHMARKS.md, W3-2t).
+//! section. `parking_lot` removed that cost; it did not make the locked size-class
+//! pool scale: two threads meeting on its depot still take about as long as one
+//! thread alone, and sometimes longer (BENCHMARKS.md, W3-2t), which per-thread pools
+//! avoid.
 
 #[cfg(loom)]
 pub(crate) use loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -19,6 +19,7 @@ const FAMILIES: &[(&str, &[&str])] = &[
     ("slab", &["slab "]),
     ("slotmap", &["slotmap"]),
     ("sharded-slab", &["sharded-slab"]),
+    ("soa_derive", &["soa_derive"]),
     ("Mutex + slab", &["Mutex<"]),
     ("limit", &["limit"]),
 ];

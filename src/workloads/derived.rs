@@ -4,13 +4,21 @@
 //!   each of 1 000 000 operations removes the particle in a random slot (reading its
 //!   mass), inserts a new one there and moves it one step (`pos += vel`, an access
 //!   through the new handle). The generated plain pool against the same `Pool` used by
-//!   hand (the derive must add no cost), the generated struct-of-arrays pool, `Box`,
-//!   slab, slotmap and the hand-written free list.
+//!   hand (the derive must add no cost), the generated struct-of-arrays pool, `soa_derive`'s
+//!   `ParticleVec` with a hand-written free list, `Box`, slab, slotmap and the
+//!   hand-written free list.
 //! - Scan (`W8-scan`): count the particles heavier than a threshold, a scan of one field
-//!   of 7, over 100 000 particles: the struct-of-arrays column against `Vec<Particle>`.
-//!   Each run builds the population once and scans it `n / POPULATION` times, so the
-//!   building is part of the figure, in the report and in the criterion bench
-//!   (`benches/derive.rs`) alike: both time these functions.
+//!   of 7, over 100 000 particles: the struct-of-arrays column against `soa_derive`'s
+//!   column, `Vec<Particle>` and a bare `Vec<f32>`.
+//! - Step (`W8-step`): `pos += vel` over every one of 100 000 particles: two columns of
+//!   the struct-of-arrays pool borrowed at once through `columns_mut()`, against
+//!   `soa_derive`'s slices, the plain pool's `iter_mut()`, `Vec<Particle>` and two bare
+//!   `Vec<[f32; 3]>`.
+//!
+//! The scan and step runs build their population once and pass over it
+//! `n / POPULATION` times ([`PASSES`] in a full run), so building is a small part of the
+//! figure; the report and the criterion bench (`benches/derive.rs`) time these same
+//! functions.
 
 #![expect(
     clippy::cast_precision_loss,
@@ -22,6 +30,7 @@
 use std::hint::black_box;
 
 use arena_core::{ArenaAlloc, Handle, Pool};
+use soa_derive::StructOfArray;
 
 use super::Contender;
 use super::fixed_churn::{SLOTS, churn};
@@ -30,13 +39,19 @@ use super::fixed_churn::{SLOTS, churn};
 pub const N: usize = 1_000_000;
 /// Particles in the scanned population.
 pub const POPULATION: usize = 100_000;
-/// Particle visits per scan run: 100 scans of the population.
-pub const SCAN_VISITS: usize = POPULATION * 100;
+/// Passes over the population in a full scan or step run: enough that building the
+/// population (a few milliseconds) is about 1% of the run.
+pub const PASSES: usize = 2_000;
+/// Particle visits per scan run.
+pub const SCAN_VISITS: usize = POPULATION * PASSES;
+/// Particle visits per step run.
+pub const STEP_VISITS: usize = POPULATION * PASSES;
 /// The scan counts particles heavier than this.
 const HEAVY: f32 = 500.0;
 
-/// A particle: seven floats, the struct of the issue. The plain layout.
-#[derive(ArenaAlloc, Debug, Clone, Copy, Default, PartialEq)]
+/// A particle: seven floats. The plain layout for arena-kit; `soa_derive`'s
+/// `ParticleVec` (its struct-of-arrays vector) is derived from it too.
+#[derive(ArenaAlloc, StructOfArray, Debug, Clone, Copy, Default, PartialEq)]
 pub struct Particle {
     /// Position.
     pub pos: [f32; 3],
@@ -91,6 +106,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit derive ParticlePool", run: derived_pool },
     Contender { name: "arena-kit Pool<Particle> by hand", run: hand_pool },
     Contender { name: "arena-kit derive soa pool", run: derived_soa },
+    Contender { name: "soa_derive ParticleVec + u32 free list", run: soa_derive_free_list },
     Contender { name: "Box", run: boxed },
     Contender { name: "slab Slab", run: slab },
     Contender { name: "slotmap SlotMap", run: slotmap },
@@ -131,8 +147,8 @@ pub fn derived_soa(n: usize) -> u64 {
         let sum = churn(n, |slot, id| {
             let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
             let h = pool.insert(Particle::new(id).into());
-            let vel = *pool.vel(&h);
-            for (p, v) in pool.pos_mut(&h).iter_mut().zip(vel) {
+            let row = pool.get_mut(&h);
+            for (p, v) in row.pos.iter_mut().zip(*row.vel) {
                 *p += v;
             }
             table[slot] = Some(h);
@@ -140,6 +156,41 @@ pub fn derived_soa(n: usize) -> u64 {
         });
         sum + leftover(table.iter().flatten().map(|h| pool.pos(h)[0]))
     })
+}
+
+/// `soa_derive`'s `ParticleVec` (one `Vec` per field, no removal by key) with the
+/// hand-written free list of [`limit_free_list`]: a vacant row is overwritten in place.
+///
+/// # Panics
+///
+/// Never: the table holds `SLOTS` indices.
+#[must_use]
+pub fn soa_derive_free_list(n: usize) -> u64 {
+    let mut particles = ParticleVec::with_capacity(SLOTS);
+    let mut free: Vec<u32> = Vec::with_capacity(SLOTS);
+    let mut table: Vec<Option<u32>> = vec![None; SLOTS];
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].take().map_or(0, |i| {
+            free.push(i);
+            particles.mass[i as usize] as u64
+        });
+        let particle = Particle::new(id);
+        let index = if let Some(i) = free.pop() {
+            particles.replace(i as usize, particle);
+            i
+        } else {
+            particles.push(particle);
+            u32::try_from(particles.len() - 1).expect("below SLOTS")
+        };
+        let i = index as usize;
+        let vel = particles.vel[i];
+        for (p, v) in particles.pos[i].iter_mut().zip(vel) {
+            *p += v;
+        }
+        table[slot] = Some(index);
+        freed
+    });
+    sum + leftover(table.iter().flatten().map(|&i| particles.pos[i as usize][0]))
 }
 
 /// `Box::new` and drop.
@@ -221,6 +272,7 @@ pub fn limit_free_list(n: usize) -> u64 {
 pub const SCAN_CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit derive soa mass_column()", run: scan_soa },
     Contender { name: "arena-kit derive ParticlePool iter()", run: scan_pool },
+    Contender { name: "soa_derive ParticleVec .mass", run: scan_soa_derive },
     Contender { name: "Vec<Particle> (AoS)", run: scan_vec },
     Contender { name: "limit: Vec<f32> of masses", run: scan_limit },
 ];
@@ -263,6 +315,13 @@ pub fn scan_pool(visits: usize) -> u64 {
     })
 }
 
+/// `soa_derive`'s `ParticleVec`: its `mass` field is the column.
+#[must_use]
+pub fn scan_soa_derive(visits: usize) -> u64 {
+    let particles: ParticleVec = (0..POPULATION).map(member).collect();
+    (0..scans(visits)).map(|_| count_heavy(black_box(&particles).mass.iter())).sum()
+}
+
 /// `Vec<Particle>`: the array-of-structs layout.
 #[must_use]
 pub fn scan_vec(visits: usize) -> u64 {
@@ -275,4 +334,90 @@ pub fn scan_vec(visits: usize) -> u64 {
 pub fn scan_limit(visits: usize) -> u64 {
     let masses: Vec<f32> = (0..POPULATION).map(|i| member(i).mass).collect();
     (0..scans(visits)).map(|_| count_heavy(black_box(&masses).iter())).sum()
+}
+
+/// Every W8 step contender, arena-kit first, the hand-written limit last.
+pub const STEP_CONTENDERS: &[Contender] = &[
+    Contender { name: "arena-kit derive soa columns_mut()", run: step_soa },
+    Contender { name: "arena-kit derive ParticlePool iter_mut()", run: step_pool },
+    Contender { name: "soa_derive ParticleVec as_mut_slice()", run: step_soa_derive },
+    Contender { name: "Vec<Particle> (AoS)", run: step_vec },
+    Contender { name: "limit: two Vec<[f32; 3]>", run: step_limit },
+];
+
+/// One step of every particle stored as two columns: the loop every column contender
+/// shares, kept out of line so each runs the same machine code.
+#[inline(never)]
+fn step_columns(pos: &mut [[f32; 3]], vel: &[[f32; 3]]) {
+    for (p, v) in pos.iter_mut().zip(vel) {
+        for (x, dx) in p.iter_mut().zip(v) {
+            *x += dx;
+        }
+    }
+}
+
+/// The checksum of a stepped population: the first coordinates, summed.
+fn positions<'a>(pos: impl Iterator<Item = &'a [f32; 3]>) -> u64 {
+    pos.map(|p| p[0] as u64).sum()
+}
+
+/// The struct-of-arrays pool: `pos` and `vel` borrowed together through `columns_mut()`.
+#[must_use]
+pub fn step_soa(visits: usize) -> u64 {
+    SoaParticlePool::with_capacity(POPULATION, |mut pool| {
+        for i in 0..POPULATION {
+            pool.insert_keyed(member(i).into());
+        }
+        for _ in 0..scans(visits) {
+            let columns = black_box(&mut pool).columns_mut();
+            step_columns(columns.pos, columns.vel);
+        }
+        positions(pool.pos_column().iter())
+    })
+}
+
+/// The plain generated pool, through `Pool::iter_mut` (a value at a time).
+#[must_use]
+pub fn step_pool(visits: usize) -> u64 {
+    ParticlePool::with_capacity(POPULATION, |mut pool| {
+        for i in 0..POPULATION {
+            pool.insert_keyed(member(i));
+        }
+        for _ in 0..scans(visits) {
+            black_box(&mut pool).iter_mut().for_each(|(_, p)| p.step());
+        }
+        positions(pool.iter().map(|(_, p)| &p.pos))
+    })
+}
+
+/// `soa_derive`'s `ParticleVec`, its columns through `as_mut_slice()`.
+#[must_use]
+pub fn step_soa_derive(visits: usize) -> u64 {
+    let mut particles: ParticleVec = (0..POPULATION).map(member).collect();
+    for _ in 0..scans(visits) {
+        let slices = black_box(&mut particles).as_mut_slice();
+        step_columns(slices.pos, slices.vel);
+    }
+    positions(particles.pos.iter())
+}
+
+/// `Vec<Particle>`: the array-of-structs layout, a particle at a time.
+#[must_use]
+pub fn step_vec(visits: usize) -> u64 {
+    let mut particles: Vec<Particle> = (0..POPULATION).map(member).collect();
+    for _ in 0..scans(visits) {
+        black_box(&mut particles).iter_mut().for_each(Particle::step);
+    }
+    positions(particles.iter().map(|p| &p.pos))
+}
+
+/// Two bare vectors: the step with nothing but the two fields.
+#[must_use]
+pub fn step_limit(visits: usize) -> u64 {
+    let (mut pos, vel): (Vec<[f32; 3]>, Vec<[f32; 3]>) =
+        (0..POPULATION).map(|i| (member(i).pos, member(i).vel)).unzip();
+    for _ in 0..scans(visits) {
+        step_columns(black_box(&mut pos), &vel);
+    }
+    positions(pos.iter())
 }

@@ -710,7 +710,7 @@ fn secondary_doc_iterators() {
     sec.insert(k1, 20);
     let k2 = pool.insert(3);
     sec.insert(k2, 30);
-    for (k, v) in sec.iter_mut() {
+    for (k, v) in &mut sec {
         if k != k1 {
             *v *= -1;
         }

@@ -94,3 +94,41 @@ fn a_replaced_value_whose_destructor_panics_leaves_the_map_consistent() {
         assert_eq!(side.get(new).map(|v| v.id), Some(2), "the new value is stored");
     });
 }
+
+#[test]
+fn borrowed_iterators_are_exact_double_ended_and_loop_over_references() {
+    Pool::with(|mut pool| {
+        let keys: Vec<_> = (0..6).map(|i| pool.insert_keyed(i)).collect();
+        let mut side = SecondaryMap::new();
+        for &k in &keys {
+            side.insert(k, pool.get_key(k).copied().unwrap_or_default() * 10);
+        }
+        side.remove(keys[0]);
+        side.remove(keys[3]);
+        let mut iter = side.iter();
+        assert_eq!(iter.len(), 4);
+        assert_eq!(iter.next(), Some((keys[1], &10)));
+        assert_eq!(iter.next_back(), Some((keys[5], &50)));
+        assert_eq!(iter.len(), 2, "one taken from each end");
+        let rest = iter.clone();
+        assert_eq!(iter.map(|(k, _)| k).collect::<Vec<_>>(), [keys[2], keys[4]]);
+        assert_eq!(rest.rev().map(|(_, v)| *v).collect::<Vec<_>>(), [40, 20]);
+        for (key, value) in &mut side {
+            *value += i32::try_from(key.index()).unwrap();
+        }
+        let mut seen = Vec::new();
+        for (key, value) in &side {
+            seen.push((key, *value));
+        }
+        assert_eq!(seen, [(keys[1], 11), (keys[2], 22), (keys[4], 44), (keys[5], 55)]);
+        let mut back = side.iter_mut();
+        assert_eq!(back.next_back().map(|(_, v)| *v), Some(55));
+        assert_eq!(back.len(), 3);
+        assert_eq!(back.by_ref().count(), 3);
+        assert_eq!(back.next(), None, "fused");
+    });
+    Pool::<()>::with(|_| {
+        let empty = SecondaryMap::<arena_core::Key<'_>, u8>::new();
+        assert_eq!((&empty).into_iter().len(), 0);
+    });
+}
