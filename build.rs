@@ -10,6 +10,7 @@ const PEERS: &[&str] = &[
     "bump-scope",
     "bumpalo",
     "mimalloc",
+    "rayon",
     "sharded-slab",
     "slab",
     "slotmap",

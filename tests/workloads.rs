@@ -2,8 +2,8 @@
 //! size, so no benchmark row is faster by doing less.
 
 use arena_kit::workloads::{
-    ALL, BenchFile, Contender, SizeKind, binary_trees, expected_sum, fixed_churn, in_bench,
-    many_small, scope_churn, string_growth, two_pools,
+    ALL, BenchFile, Contender, SizeKind, binary_trees, binary_trees_par, expected_sum, fixed_churn,
+    in_bench, many_small, scope_churn, string_growth, two_pools,
 };
 
 /// Every contender's checksum equals `expected` (the first contender's when `None`).
@@ -70,6 +70,17 @@ fn w7_contenders_build_every_node() {
 }
 
 #[test]
+fn w7_par_contenders_reach_the_sequential_w7_checksum() {
+    for depth in [6, 10, 12] {
+        let sequential = (binary_trees::CONTENDERS[0].run)(depth);
+        assert_eq!(sequential, binary_trees::expected(depth));
+        for contender in binary_trees_par::CONTENDERS {
+            assert_eq!((contender.run)(depth), sequential, "{} at depth {depth}", contender.name);
+        }
+    }
+}
+
+#[test]
 fn w6_contenders_agree() {
     for n in [0, 1, 20_000] {
         agree(string_growth::CONTENDERS, n);
@@ -106,11 +117,12 @@ fn a_count_is_scaled_and_a_depth_is_not() {
     assert_eq!(SizeKind::Count.scaled(60_000, 100), 600);
     assert_eq!(SizeKind::Count.scaled(50, 100), 1);
     assert_eq!(SizeKind::Depth.scaled(16, 100), 16);
-    // Binary trees are the one workload sized by depth.
+    // Binary trees, on one thread and on all cores, are the workloads sized by depth.
     let names = |c: &[Contender]| c.iter().map(|c| c.name).collect::<Vec<_>>();
     let depths: Vec<_> = ALL.iter().filter(|w| w.size_kind == SizeKind::Depth).collect();
-    assert_eq!(depths.len(), 1);
+    assert_eq!(depths.len(), 2);
     assert_eq!(names(depths[0].contenders), names(binary_trees::CONTENDERS));
+    assert_eq!(names(depths[1].contenders), names(binary_trees_par::CONTENDERS));
 }
 
 #[test]
@@ -139,6 +151,7 @@ fn every_workload_has_one_bench_group_of_its_own() {
             "W6 string growth 100k",
             "W6 string growth 1M",
             "W7 binary trees",
+            "W7 binary trees on all cores",
         ]
     );
     assert_eq!(

@@ -52,7 +52,7 @@ USAGE:
 OPTIONS:
     --quick        smaller sizes and 3 runs: the whole report in a few seconds
     --only ID      run one workload and its variants: W1 (with W1-2t), W2, W3 (with W3-50k, W3-2t),
-                   W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7, W8 (with W8-scan, W8-step), W9;
+                   W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7 (with W7-par), W8 (with W8-scan, W8-step), W9;
                    a full id (W6-1M) runs that table alone
     --runs N       timed runs per contender, median reported (default 7, 3 with --quick)
     --out DIR      where report.svg and report.json go (default target/report)

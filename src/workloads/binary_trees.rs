@@ -16,7 +16,7 @@ use super::mi_alloc::MiAlloc;
 
 /// Maximum depth of the benchmark (the Benchmarks Game's usual small size).
 pub const DEPTH: usize = 16;
-const MIN_DEPTH: usize = 4;
+pub(crate) const MIN_DEPTH: usize = 4;
 
 /// Every W7 contender; "n" is the maximum depth.
 pub const CONTENDERS: &[Contender] = &[
@@ -30,23 +30,23 @@ pub const CONTENDERS: &[Contender] = &[
 ];
 
 /// The depths and tree counts of the short-lived phase.
-fn rounds(max_depth: usize) -> impl Iterator<Item = (usize, usize)> {
+pub(crate) fn rounds(max_depth: usize) -> impl Iterator<Item = (usize, usize)> {
     let max_depth = max_depth.max(MIN_DEPTH + 2);
     (MIN_DEPTH..=max_depth).step_by(2).map(move |d| (d, 1 << (max_depth - d + MIN_DEPTH)))
 }
 
 /// A node of an arena tree.
 #[derive(Clone, Copy)]
-struct Node<'a> {
-    children: Option<(&'a Node<'a>, &'a Node<'a>)>,
+pub(crate) struct Node<'a> {
+    pub(crate) children: Option<(&'a Node<'a>, &'a Node<'a>)>,
 }
 
-fn build<'a>(scope: &'a Scope<'_>, depth: usize) -> &'a Node<'a> {
+pub(crate) fn build<'a>(scope: &'a Scope<'_>, depth: usize) -> &'a Node<'a> {
     let children = (depth > 0).then(|| (build(scope, depth - 1), build(scope, depth - 1)));
     scope.alloc_copy(Node { children })
 }
 
-fn check(node: &Node<'_>) -> u64 {
+pub(crate) fn check(node: &Node<'_>) -> u64 {
     1 + node.children.map_or(0, |(l, r)| check(l) + check(r))
 }
 
@@ -81,16 +81,16 @@ pub fn arena_per_depth(max_depth: usize) -> u64 {
 }
 
 /// A `Box` tree.
-struct BoxNode {
+pub(crate) struct BoxNode {
     children: Option<(Box<BoxNode>, Box<BoxNode>)>,
 }
 
-fn build_boxed(depth: usize) -> Box<BoxNode> {
+pub(crate) fn build_boxed(depth: usize) -> Box<BoxNode> {
     let children = (depth > 0).then(|| (build_boxed(depth - 1), build_boxed(depth - 1)));
     Box::new(BoxNode { children })
 }
 
-fn check_boxed(node: &BoxNode) -> u64 {
+pub(crate) fn check_boxed(node: &BoxNode) -> u64 {
     1 + node.children.as_ref().map_or(0, |(l, r)| check_boxed(l) + check_boxed(r))
 }
 
@@ -134,16 +134,16 @@ pub fn mimalloc_boxed(max_depth: usize) -> u64 {
 }
 
 #[derive(Clone, Copy)]
-struct BumpNode<'a> {
+pub(crate) struct BumpNode<'a> {
     children: Option<(&'a BumpNode<'a>, &'a BumpNode<'a>)>,
 }
 
-fn build_bump(bump: &bumpalo::Bump, depth: usize) -> &BumpNode<'_> {
+pub(crate) fn build_bump(bump: &bumpalo::Bump, depth: usize) -> &BumpNode<'_> {
     let children = (depth > 0).then(|| (build_bump(bump, depth - 1), build_bump(bump, depth - 1)));
     bump.alloc(BumpNode { children })
 }
 
-fn check_bump(node: &BumpNode<'_>) -> u64 {
+pub(crate) fn check_bump(node: &BumpNode<'_>) -> u64 {
     1 + node.children.map_or(0, |(l, r)| check_bump(l) + check_bump(r))
 }
 
@@ -183,7 +183,10 @@ pub fn bump_scope_reset(max_depth: usize) -> u64 {
     sum
 }
 
-fn build_typed<'a>(arena: &'a typed_arena::Arena<BumpNode<'a>>, depth: usize) -> &'a BumpNode<'a> {
+pub(crate) fn build_typed<'a>(
+    arena: &'a typed_arena::Arena<BumpNode<'a>>,
+    depth: usize,
+) -> &'a BumpNode<'a> {
     let children =
         (depth > 0).then(|| (build_typed(arena, depth - 1), build_typed(arena, depth - 1)));
     arena.alloc(BumpNode { children })

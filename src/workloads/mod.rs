@@ -8,6 +8,7 @@
 //! workloads whose [`Bench`] names it, the same contender functions, one group each.
 
 pub mod binary_trees;
+pub mod binary_trees_par;
 pub mod derived;
 pub mod fixed_churn;
 pub mod lookups;
@@ -54,7 +55,7 @@ pub enum SizeKind {
     /// An element count (rounds, values, operations, bytes, ...): the work grows with it
     /// linearly.
     Count,
-    /// A tree depth (W7): the work doubles with each step.
+    /// A tree depth (W7, W7-par): the work doubles with each step.
     Depth,
 }
 
@@ -73,7 +74,7 @@ impl SizeKind {
 /// A criterion bench target: `benches/<name>.rs`, run by `cargo bench --bench <name>`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BenchFile {
-    /// `benches/scope.rs`: the scopes, arenas and strings (W1, W2, W6, W7).
+    /// `benches/scope.rs`: the scopes, arenas and strings (W1, W2, W6, W7, W7-par).
     Scope,
     /// `benches/pool.rs`: the pools (W3, W4, W5, W9).
     Pool,
@@ -298,6 +299,19 @@ pub const ALL: &[Workload] = &[
         contenders: binary_trees::CONTENDERS,
         memory: &[],
         bench: Bench { file: BenchFile::Scope, group: "W7 binary trees", samples: 10 },
+    },
+    Workload {
+        id: "W7-par",
+        title: "binary trees with each depth's short-lived trees on all cores (rayon)",
+        seed: "the Benchmarks Game's binary-trees, as its fastest Rust entries run it",
+        size: binary_trees::DEPTH,
+        quick_size: binary_trees::DEPTH - 4,
+        size_kind: SizeKind::Depth,
+        per: "node",
+        ops: binary_trees::expected,
+        contenders: binary_trees_par::CONTENDERS,
+        memory: &[],
+        bench: Bench { file: BenchFile::Scope, group: "W7 binary trees on all cores", samples: 10 },
     },
     Workload {
         id: "W8",
