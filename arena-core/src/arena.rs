@@ -122,7 +122,10 @@ impl Arena<'_> {
 
 impl Arena<'_> {
     /// Drops every value, keeps the current block and frees the others
-    /// ([`Scope::reset`]).
+    /// ([`Scope::reset`]). If the arena held more than one block, its next block is made
+    /// large enough for everything it held: a repeated cycle of the same size then settles
+    /// in one block, which later resets keep (bumpalo's chunks converge the same way), at
+    /// the cost of keeping that much memory while the arena lives.
     ///
     /// # Examples
     ///

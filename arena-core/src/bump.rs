@@ -598,11 +598,22 @@ impl<'p> Bump<'p> {
     /// # Safety
     ///
     /// As [`rewind`](Self::rewind).
+    ///
+    /// An arena (blocks from the system) also sizes its next block to hold everything
+    /// this cycle held, so that a next cycle of the same size takes at most one more
+    /// block, which the reset after it keeps: as bumpalo's doubling chunks converge on
+    /// one chunk that fits a repeated cycle, instead of taking and freeing the same
+    /// blocks every cycle.
     #[cold]
     #[inline(never)]
     unsafe fn release_retired(&mut self) {
         self.lone.set(core::ptr::null_mut());
         let mut older = self.chain.take();
+        if !older.is_empty() {
+            let head = self.head.get_mut().as_ref().map_or(0, Block::size);
+            self.source
+                .grow_next_to(older.iter().map(Block::size).fold(head, usize::saturating_add));
+        }
         older.prepend(self.buffers.take());
         // SAFETY: S2: forwarded from the caller.
         unsafe { self.release_list(&mut older) };

@@ -40,6 +40,15 @@ impl<'p> Source<'p> {
         Source::System(Cell::new(FIRST_SYSTEM_BLOCK))
     }
 
+    /// For a system source, makes the next block at least `size` bytes (past the usual
+    /// cap on growth: a size that one cycle of the arena needed); a pool's blocks have
+    /// one size, so for a pool source this does nothing.
+    pub(crate) fn grow_next_to(&self, size: usize) {
+        if let Source::System(next) = self {
+            next.set(next.get().max(size));
+        }
+    }
+
     /// `"pool"` or `"system"`, for `Debug` output.
     pub(crate) fn kind(&self) -> &'static str {
         match self {
