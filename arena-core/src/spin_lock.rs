@@ -7,10 +7,10 @@
 //! the thread whose home it is: the lock is nearly never contended, so its cost is the
 //! cost of taking and giving back a free lock. `parking_lot`'s `Mutex` gives it back with
 //! a second compare-and-swap (it must see whether a thread is parked, to wake it), and
-//! std's with an atomic swap: each a locked read-modify-write of the cache line. Measured
-//! here, one uncontended lock-and-unlock pair cost 5.2 ns with `parking_lot`, 4.5 with
-//! std and 2.2 with this lock, whose unlock is an ordinary store (x86 orders it for
-//! free). A `SyncPool` operation on one thread takes two such pairs.
+//! std's with an atomic swap: each a locked read-modify-write of the cache line. This
+//! lock's unlock is an ordinary store (x86 orders it for free), and an uncontended
+//! lock-and-unlock pair costs less than half of `parking_lot`'s (BENCHMARKS.md, with
+//! the W4-2t figures). A `SyncPool` operation on one thread takes two such pairs.
 //!
 //! The price: a waiting thread is never parked. It spins briefly (the holder is inside a
 //! `Pool` call of a few nanoseconds), then yields its time slice until the lock is free.
