@@ -66,12 +66,10 @@ use crate::sync::{Mutex, lock, lock_get_mut};
 /// A scope owning its blocks that may move between threads (AP1).
 struct SendScope<'p>(Scope<'p>);
 
-// SAFETY: AP1: every value with drop glue in the scope was allocated through a
-// `PooledArena` method requiring `T: Send`, and no `on_exit` callback, child scope or raw
-// access to the scope is exposed. The rest of its state is pointers to blocks it owns
-// (`Block` is `Send`) and plain counters. Running its destructors or moving its state to
-// another thread is therefore exactly moving those `Send` values. `Sync` is not claimed:
-// the scope's `Cell`s keep it, and the guard that holds it, `!Sync`.
+// Every value with drop glue in the scope came through a `PooledArena` method requiring
+// `T: Send`; no callback, child scope or raw access is exposed; the rest of its state is
+// owned blocks (`Send`) and counters. `Sync` is not claimed: its `Cell`s keep it `!Sync`.
+// SAFETY: AP1: so moving the scope to another thread is exactly moving `Send` values.
 unsafe impl Send for SendScope<'_> {}
 
 impl SendScope<'_> {
@@ -343,11 +341,10 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// applies to its bytes) by a method that respects AP1.
     #[inline]
     unsafe fn extend<T: ?Sized>(value: &mut T) -> &'a mut T {
-        // SAFETY: AP2: the bytes lie in this guard's arena and are freed or reused only by
-        // `ArenaPool::reset(&mut self)` or the pool's drop, both of which need the borrow
-        // `'a` of `self.pool` to have ended; giving the arena back (or to another thread)
-        // only bumps past them, and forgetting the guard leaks them. `value` is its only
-        // reference (caller: just allocated), so the `&mut` stays unique.
+        // The bytes are freed or reused only by `ArenaPool::reset(&mut self)` or the pool's
+        // drop, which need the borrow `'a` to have ended; giving the arena back only bumps
+        // past them, forgetting the guard leaks them; `value` was just allocated, unique.
+        // SAFETY: AP2: so the bytes stay valid, and unaliased, for `'a`.
         unsafe { &mut *ptr::from_mut(value) }
     }
 
