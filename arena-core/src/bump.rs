@@ -595,15 +595,15 @@ impl<'p> Bump<'p> {
 
     /// Gives back every block but the current one.
     ///
-    /// # Safety
-    ///
-    /// As [`rewind`](Self::rewind).
-    ///
     /// An arena (blocks from the system) also sizes its next block to hold everything
     /// this cycle held, so that a next cycle of the same size takes at most one more
     /// block, which the reset after it keeps: as bumpalo's doubling chunks converge on
     /// one chunk that fits a repeated cycle, instead of taking and freeing the same
     /// blocks every cycle.
+    ///
+    /// # Safety
+    ///
+    /// As [`rewind`](Self::rewind).
     #[cold]
     #[inline(never)]
     unsafe fn release_retired(&mut self) {
