@@ -154,7 +154,7 @@ proptest! {
     })]
 
     #[test]
-    fn random_key_pool_programs_match_hashmaps(ops in prop::collection::vec(op(), 0..if cfg!(miri) { 40 } else { 200 })) {
+    fn random_key_pool_programs_match_hashmaps(ops in prop::collection::vec(op(), 0..if cfg!(miri) { 20 } else { 200 })) {
         run(&ops)?;
     }
 }

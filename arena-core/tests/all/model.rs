@@ -243,7 +243,7 @@ proptest! {
     })]
 
     #[test]
-    fn random_scope_programs_match_the_model(ops in prop::collection::vec(op(), 0..80)) {
+    fn random_scope_programs_match_the_model(ops in prop::collection::vec(op(), 0..if cfg!(miri) { 32 } else { 80 })) {
         run_program(ops)?;
     }
 }

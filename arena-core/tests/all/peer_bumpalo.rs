@@ -522,7 +522,7 @@ proptest! {
     /// bumpalo `tests/all/boxed.rs::boxed_vec_operation_sequences_drop_exactly_once`.
     #[test]
     fn boxed_vec_operation_sequences_drop_exactly_once(
-        ops in prop::collection::vec(box_op(), 0..64),
+        ops in prop::collection::vec(box_op(), 0..if cfg!(miri) { 16 } else { 64 }),
     ) {
         let arena = Arena::new();
         let drops = Rc::new(RefCell::new(Vec::new()));
@@ -1393,7 +1393,7 @@ proptest! {
     /// bumpalo `tests/all/quickchecks.rs::can_allocate_heterogeneous_things_and_they_dont_overlap`.
     #[test]
     fn quickchecks_can_allocate_heterogeneous_things_and_they_dont_overlap(
-        things in prop::collection::vec(elems(), 0..64),
+        things in prop::collection::vec(elems(), 0..if cfg!(miri) { 16 } else { 64 }),
     ) {
         let arena = Arena::new();
         let mut ranges: Vec<(usize, usize)> = Vec::new();
