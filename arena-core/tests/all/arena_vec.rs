@@ -302,11 +302,7 @@ mod model {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: if cfg!(miri) { 4 } else { 128 },
-            failure_persistence: None,
-            ..ProptestConfig::default()
-        })]
+        #![proptest_config(crate::common::proptest_config(128))]
 
         #[test]
         fn arena_vec_behaves_like_vec(ops in proptest::collection::vec(op(), 1..if cfg!(miri) { 20 } else { 300 })) {

@@ -8,6 +8,19 @@ pub(crate) fn scaled(n: usize) -> usize {
     if cfg!(miri) { n.div_ceil(10).max(2) } else { n }
 }
 
+/// The proptest settings of the model tests: `native` cases, or `PROPTEST_CASES` when
+/// set (as for proptest's own default; CI's valgrind step sets it lower), and 4 under
+/// Miri, which runs code about a thousand times slower. No failure files: Miri's
+/// isolation allows no file access.
+pub(crate) fn proptest_config(native: u32) -> proptest::test_runner::Config {
+    let cases = if cfg!(miri) {
+        4
+    } else {
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(native)
+    };
+    proptest::test_runner::Config { cases, failure_persistence: None, ..Default::default() }
+}
+
 /// Records its id in a shared log when dropped: order and count of destructors.
 #[derive(Debug)]
 pub(crate) struct Noisy<'a> {

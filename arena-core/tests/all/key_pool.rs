@@ -147,11 +147,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 4 } else { 256 },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn random_key_pool_programs_match_hashmaps(ops in prop::collection::vec(op(), 0..if cfg!(miri) { 20 } else { 200 })) {

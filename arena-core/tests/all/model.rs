@@ -236,11 +236,7 @@ fn run_program(ops: Vec<Op>) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 4 } else { 256 },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     #[test]
     fn random_scope_programs_match_the_model(ops in prop::collection::vec(op(), 0..if cfg!(miri) { 32 } else { 80 })) {

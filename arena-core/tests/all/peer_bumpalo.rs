@@ -36,11 +36,7 @@ use proptest::prelude::*;
 use crate::common::{expect_panic, scaled};
 
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: if cfg!(miri) { 4 } else { 128 },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    crate::common::proptest_config(128)
 }
 
 /// Text of up to `max` arbitrary characters (a character strategy rather than a regex:

@@ -345,11 +345,7 @@ fn equiv_hashmap(mut store: impl Store, ops: &[Op]) -> Result<(), TestCaseError>
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 4 } else { 256 },
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(crate::common::proptest_config(256))]
 
     /// slotmap `basic.rs` `tests::qc_slotmap_equiv_hashmap`
     #[test]
