@@ -87,9 +87,13 @@ impl<'id> Handle<'id> {
     ///
     /// That slot is occupied and marked owned, and no other handle to it exists: the new
     /// handle is its only owner, which is what lets access through it skip every check.
+    /// As a slot index, `index` is below `MAX_SLOTS` (`u32::MAX - 1`).
+    #[inline]
     pub(crate) unsafe fn new(index: u32, brand: Id<'id>) -> Self {
-        // Slot indices stay below `u32::MAX - 1`, so this never saturates.
-        Handle { index: NonZeroU32::MIN.saturating_add(index), _brand: brand }
+        debug_assert!((index as usize) < crate::slots::MAX_SLOTS, "a slot index");
+        // SAFETY: `index < u32::MAX - 1` (a slot index, from the caller), so `index + 1`
+        // neither overflows nor is zero.
+        Handle { index: unsafe { NonZeroU32::new_unchecked(index + 1) }, _brand: brand }
     }
 
     /// The slot index.
