@@ -174,13 +174,14 @@ impl<T> Slots<T> {
     pub(crate) fn vacant(&mut self) -> Result<Vacant<'_, T>, AllocError> {
         if self.free_head == NONE {
             let len = self.entries.len();
-            if len >= self.entries.capacity() || len >= MAX_SLOTS {
+            // One compare on the fast path: room in the buffer, and below `MAX_SLOTS`.
+            if len >= self.entries.capacity().min(MAX_SLOTS) {
                 self.grow()?;
             }
             // `len < MAX_SLOTS`, which fits a `u32`.
-            return Ok(Vacant { index: len as u32, slots: self });
+            return Ok(Vacant { index: len as u32, at_end: true, slots: self });
         }
-        Ok(Vacant { index: self.free_head, slots: self })
+        Ok(Vacant { index: self.free_head, at_end: false, slots: self })
     }
 
     /// Makes room for one more slot at the end of both vectors.
@@ -1117,11 +1118,15 @@ fn drop_from<T>(slots: &mut Slots<T>, start: usize) {
 /// nothing.
 ///
 /// Invariant (V1): `index` is the storage's free-list head (a vacant, in-bounds, unretired
-/// slot), or `entries.len()` with room in both vectors and below `MAX_SLOTS`. The entry
-/// borrows the storage mutably, so nothing can change that between claim and fill.
+/// slot) and `at_end` is false, or `index` is `entries.len()` with room in both vectors
+/// and below `MAX_SLOTS` and `at_end` is true. The entry borrows the storage mutably, so
+/// nothing can change that between claim and fill.
 pub(crate) struct Vacant<'a, T> {
     slots: &'a mut Slots<T>,
     index: u32,
+    /// Whether `index` is a new slot at the end: known when the slot is claimed, so
+    /// `fill` does not compare again.
+    at_end: bool,
 }
 
 #[expect(
@@ -1154,7 +1159,8 @@ impl<T> Vacant<'_, T> {
     pub(crate) fn burn(self) {
         let storage = self.slots;
         let i = self.index as usize;
-        if i == storage.entries.len() {
+        if self.at_end {
+            debug_assert_eq!(i, storage.entries.len(), "V1: a new slot at the end");
             if storage.gen_floor < MAX_AGE {
                 // The next slot made at this index (or any) starts above the claim's age.
                 storage.gen_floor += 1;
@@ -1184,7 +1190,8 @@ impl<T> Vacant<'_, T> {
         let owned = if owned { OWNED } else { 0 };
         let storage = self.slots;
         let i = self.index as usize;
-        let meta = if i == storage.entries.len() {
+        let meta = if self.at_end {
+            debug_assert_eq!(i, storage.entries.len(), "V1: a new slot at the end");
             let generation = (storage.salt + storage.gen_floor) & GEN_MASK;
             let meta = (generation << GEN_SHIFT) | OCCUPIED | owned;
             debug_assert!(i < storage.entries.capacity(), "V1: room");
