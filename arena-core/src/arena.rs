@@ -120,7 +120,7 @@ impl Arena<'_> {
     }
 }
 
-impl Arena<'_> {
+impl<'a> Arena<'a> {
     /// Drops every value, keeps the current block and frees the others
     /// ([`Scope::reset`]). If the arena held more than one block, its next block is made
     /// large enough for everything it held: a repeated cycle of the same size then settles
@@ -137,6 +137,22 @@ impl Arena<'_> {
     /// ```
     pub fn reset(&mut self) {
         self.scope.reset();
+    }
+
+    /// Runs `f` on the arena, then drops what it allocated and rewinds to where the
+    /// arena stood before ([`Scope::scoped`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut arena = arena_core::Arena::new();
+    /// let kept = *arena.alloc(1_u32);
+    /// let len = arena.scoped(|scratch| scratch.alloc_str("temporary").len());
+    /// assert_eq!((kept, len), (1, 9));
+    /// assert_eq!(arena.stats().allocated_bytes, 4);
+    /// ```
+    pub fn scoped<R>(&mut self, f: impl FnOnce(&Scope<'a>) -> R) -> R {
+        self.scope.scoped(f)
     }
 }
 

@@ -43,8 +43,8 @@
 //!   took for it alone and retired at once; nothing else was ever allocated in that
 //!   block. Any other change to `chain` clears it.
 //! - **(S3) Memory handed out is never handed out again** while the bump lives: it lies
-//!   behind `cur` (or in a retired or buffer block), and only `rewind`, which needs
-//!   `&mut self`, moves `cur` back over it.
+//!   behind `cur` (or in a retired or buffer block), and only `rewind` and `rewind_to`,
+//!   which need `&mut self`, move `cur` back over it.
 //! - **(S5) A buffer block** holds one collection's buffer and nothing else; it is never
 //!   bumped into, and only that collection resizes or frees it, naming it by its data
 //!   pointer.
@@ -85,6 +85,15 @@ pub(crate) struct Bump<'p> {
     retired: Cell<usize>,
     /// The allocation alone in the block at the front of `chain`, or null (S6).
     lone: Cell<*mut u8>,
+}
+
+/// Where a bump stood when [`Bump::mark`] was called: what [`Bump::rewind_to`] returns to.
+pub(crate) struct BumpMark {
+    cur: *mut u8,
+    /// Names the current block: a block that replaced it would be another live block
+    /// (the old one stays in the chain), so its data would end elsewhere. The dangling
+    /// sentinel if there was no current block.
+    end: *mut u8,
 }
 
 /// The bump's counters, for [`ScopeStats`](crate::ScopeStats).
@@ -591,6 +600,60 @@ impl<'p> Bump<'p> {
         let Some(head) = self.head.get_mut() else { return };
         self.cur.set(head.data_start());
         self.retired.set(0);
+    }
+
+    /// Where the bump stands now, for [`rewind_to`](Self::rewind_to).
+    #[inline]
+    pub(crate) fn mark(&self) -> BumpMark {
+        BumpMark { cur: self.cur.get(), end: self.end.get() }
+    }
+
+    /// Moves the cursor back to `mark` if the current block is still the block of the
+    /// mark, or to the current block's start if the bump held no block at the mark and
+    /// holds only the current one now. Blocks taken since (an oversize value's, or a new
+    /// current block's) stay until [`rewind`](Self::rewind) or the end, with what was
+    /// allocated in them.
+    ///
+    /// # Safety
+    ///
+    /// `mark` came from [`mark`](Self::mark) of this bump, and nothing allocated since is
+    /// used again (S3: this hands that memory out again).
+    #[inline]
+    pub(crate) unsafe fn rewind_to(&mut self, mark: &BumpMark) {
+        if self.end.get() == mark.end {
+            // S1: the same block (a block that replaced it is another live block, or
+            // the old one was given back empty, so at its start: the mark's cursor), and
+            // the mark's cursor lay in its window then; nothing allocated before the
+            // mark was given back since (only the tip can be, and the caller's code
+            // could not reach those allocations), so it still does. What was allocated
+            // in other blocks since stays there, counted as retired (S3 holds: those
+            // bytes are not handed out again).
+            debug_assert!(mark.cur <= self.cur.get(), "the cursor never goes below a mark");
+            self.cur.set(mark.cur);
+        } else if mark.end == NonNull::<u8>::dangling().as_ptr() {
+            // SAFETY: forwarded from the caller, for a mark taken with no current block.
+            unsafe { self.rewind_first_block() };
+        }
+    }
+
+    /// [`rewind_to`](Self::rewind_to) a mark taken with no current block: if the bump now
+    /// holds one block only, back to its start. (Retired and buffer blocks are never
+    /// given back by code that cannot reach their values, so holding none now means the
+    /// bump held none at the mark either: everything in the block came after the mark.)
+    ///
+    /// # Safety
+    ///
+    /// As `rewind_to`, for a mark taken with no current block.
+    #[cold]
+    unsafe fn rewind_first_block(&mut self) {
+        if self.chain.get_mut().is_empty() && self.buffers.get_mut().is_empty() {
+            let Some(head) = self.head.get_mut() else { return };
+            // S1: the current block's whole data is the window again; the caller of
+            // `rewind_to` gave up everything allocated since the mark, which is all
+            // there is, as the bump held nothing then.
+            self.cur.set(head.data_start());
+            self.retired.set(0);
+        }
     }
 
     /// Gives back every block but the current one.

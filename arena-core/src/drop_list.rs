@@ -65,6 +65,11 @@ unsafe fn call_in_place<F: FnOnce()>(data: NonNull<u8>, _len: usize) {
     f();
 }
 
+/// A drop chain's front node when [`DropList::mark`] was called: what
+/// [`DropList::run_until`] runs back to.
+#[derive(Clone, Copy)]
+pub(crate) struct DropMark(Option<NonNull<DropNode>>);
+
 /// The head of a scope's chain.
 pub(crate) struct DropList {
     head: Cell<Option<NonNull<DropNode>>>,
@@ -96,28 +101,58 @@ impl DropList {
         self.head.set(Some(slot));
     }
 
+    /// The chain as it is now, for [`run_until`](Self::run_until): its front node.
+    #[inline]
+    pub(crate) fn mark(&self) -> DropMark {
+        DropMark(self.head.get())
+    }
+
+    /// Whether no node was pushed since `mark` was taken (nothing to run back to it).
+    #[inline]
+    pub(crate) fn is_at(&self, mark: DropMark) -> bool {
+        self.head.get() == mark.0
+    }
+
     /// Runs every node, newest first, and leaves the chain empty.
     ///
     /// # Safety
     ///
     /// Every pushed node's data is still initialised and no reference to it is used again
     /// (the scope is ending), and the nodes' memory is still allocated.
+    #[inline]
     pub(crate) unsafe fn run_all(&self) {
+        // SAFETY: forwarded from the caller, for every node.
+        unsafe { self.run_until(DropMark(None)) };
+    }
+
+    /// Runs the nodes pushed since `mark` was taken, newest first, and leaves the chain as
+    /// it was then.
+    ///
+    /// # Safety
+    ///
+    /// `mark` came from [`mark`](Self::mark) of this chain, and the nodes linked then are
+    /// all still linked (nothing ran them since). Every node pushed after it has its data
+    /// still initialised, no reference to that data is used again, and the nodes' memory
+    /// is still allocated.
+    pub(crate) unsafe fn run_until(&self, mark: DropMark) {
         /// Keeps going if a node panics.
-        struct Continue<'a>(&'a DropList);
+        struct Continue<'a>(&'a DropList, DropMark);
         impl Drop for Continue<'_> {
             fn drop(&mut self) {
-                // SAFETY: same obligations as the enclosing `run_all`, which the caller
+                // SAFETY: same obligations as the enclosing `run_until`, which the caller
                 // met; the node that panicked was already popped, so it never runs twice.
-                unsafe { self.0.run_all() };
+                unsafe { self.0.run_until(self.1) };
             }
         }
 
         while let Some(node) = self.head.get() {
+            if Some(node) == mark.0 {
+                return;
+            }
             // SAFETY: pushed nodes stay allocated until the chain has run (caller).
             let DropNode { prev, run, data, len } = unsafe { node.read() };
             self.head.set(prev);
-            let guard = Continue(self);
+            let guard = Continue(self, mark);
             // SAFETY: the node describes initialised data that nothing else uses now, and
             // it was unlinked above, so it runs exactly once.
             unsafe { run(data, len) };

@@ -41,13 +41,24 @@
 //!   before any block is released (the bump drops after the scope's `Drop`), newest
 //!   first, each node once.
 //!
-//! # Nested scopes draw their own blocks
+//! # Nested scopes draw their own blocks, or rewind
 //!
-//! APR sub-pools either share the parent's block from a checkpoint or take their own. A
-//! child here takes its own blocks from the same pool, so the parent stays fully usable
-//! (no `&mut` borrow, no compile error for using both). The cost is one pool pop and push,
-//! exactly the cost of a W1 scope, which a pool makes cheap; a rewinding child would save
-//! that but freeze the parent for the child's whole life.
+//! APR sub-pools either share the parent's block from a checkpoint or take their own. Both
+//! are here:
+//!
+//! - A child ([`Scope::scope`]) takes its own blocks from the same pool, so the parent
+//!   stays fully usable (no `&mut` borrow, no compile error for using both). The cost is
+//!   one pool pop and push, exactly the cost of a W1 scope, which a pool makes cheap.
+//! - [`Scope::scoped`] runs a closure on the scope itself and rewinds to where it stood
+//!   before (bump-scope's `scoped`): it saves the cursor and the destructor chain's front,
+//!   and afterwards runs the destructors pushed since and moves the cursor back, the cost
+//!   of a [`reset`](Scope::reset). It takes `&mut self`, so no reference from before can
+//!   be used inside (the parent is frozen), and the closure gets `&Scope` for a lifetime of
+//!   its own (`for<'a> FnOnce(&'a Scope<'p>) -> R`), so nothing it allocates can leave it
+//!   in `R` or through a captured variable. The cursor moves back when the current block
+//!   is still the one of the start (or the scope had no block then and has one now);
+//!   blocks taken inside stay, with their bytes, until the scope resets or ends (the
+//!   values in them were dropped all the same).
 
 #![expect(clippy::inline_always, reason = "the bump fast path must inline into callers")]
 #![expect(
@@ -64,8 +75,8 @@ use core::ptr::{self, NonNull};
 use crate::alloc_or_init_error::AllocOrInitError;
 use crate::block_info::BlockInfo;
 use crate::block_pool::{BlockCache, BlockPool};
-use crate::bump::Bump;
-use crate::drop_list::{DropList, DropNode};
+use crate::bump::{Bump, BumpMark};
+use crate::drop_list::{DropList, DropMark, DropNode};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::scope_ref::ScopeRef;
 #[cfg(feature = "std")]
@@ -1461,6 +1472,79 @@ impl<'p> Scope<'p> {
         // (values, collections and their buffers all borrow the scope), and every value
         // was dropped just above.
         unsafe { self.bump.rewind() };
+    }
+
+    /// Runs `f` on this scope, then drops everything `f` allocated, runs the callbacks it
+    /// registered and gives its memory back for the next allocation: a nested scope with
+    /// no block of its own, bump-scope's `scoped`. It costs what a
+    /// [`reset`](Self::reset) costs.
+    ///
+    /// The closure gets the scope for a lifetime of its own, so nothing it allocates can
+    /// be returned or stored outside; `&mut self` means nothing allocated before can be
+    /// used inside (use [`scope`](Self::scope) for a child that lets the parent allocate
+    /// too). If what `f` allocated took new blocks, the values are still dropped at the
+    /// end, but those blocks and their bytes stay until the scope resets or ends (and if
+    /// a new block became the current one, the old one's tail is not reclaimed either).
+    /// If `f` panics, its values are dropped as the panic passes. Inside, `f` can open a
+    /// child scope ([`scope`](Self::scope)) but not a nested `scoped`, which needs
+    /// `&mut`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_core::BlockPool::new();
+    /// let mut scope = pool.scope();
+    /// let total: usize = (0..1000)
+    ///     .map(|n| scope.scoped(|s| s.alloc(vec![n; 16]).iter().sum::<usize>()))
+    ///     .sum();
+    /// assert_eq!(total, 16 * (999 * 1000 / 2));
+    /// // Every round reused the same bytes.
+    /// assert_eq!(scope.stats().allocated_bytes, 0);
+    /// ```
+    ///
+    /// What `f` allocates cannot leave it:
+    ///
+    /// ```compile_fail
+    /// let pool = arena_core::BlockPool::new();
+    /// let mut scope = pool.scope();
+    /// let escaped: &mut u32 = scope.scoped(|s| s.alloc(1_u32));
+    /// ```
+    #[inline]
+    pub fn scoped<R>(&mut self, f: impl FnOnce(&Scope<'p>) -> R) -> R {
+        /// Drops what `f` allocated and rewinds, also when `f` panics.
+        struct Rewind<'s, 'p> {
+            scope: &'s mut Scope<'p>,
+            drops: DropMark,
+            bump: BumpMark,
+        }
+        impl Drop for Rewind<'_, '_> {
+            #[inline]
+            fn drop(&mut self) {
+                if !self.scope.drops.is_at(self.drops) {
+                    self.run_drops();
+                }
+                // SAFETY: S3: everything allocated since the bump mark belongs to `f`,
+                // whose borrow has ended and whose values were dropped just above.
+                unsafe { self.scope.bump.rewind_to(&self.bump) };
+            }
+        }
+
+        impl Rewind<'_, '_> {
+            #[inline(never)]
+            fn run_drops(&mut self) {
+                // SAFETY: S4: the nodes pushed since the mark are those of `f`'s values
+                // and callbacks, and `f`'s borrow of the scope has ended (it has returned
+                // or unwound), so no reference to them is used again; the nodes linked
+                // before the mark are untouched, since `&mut self` kept every earlier
+                // value out of `f`'s reach and nothing else runs nodes.
+                unsafe { self.scope.drops.run_until(self.drops) };
+            }
+        }
+
+        let drops = self.drops.mark();
+        let bump = self.bump.mark();
+        let rewind = Rewind { scope: self, drops, bump };
+        f(rewind.scope)
     }
 }
 

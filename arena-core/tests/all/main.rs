@@ -37,6 +37,7 @@ mod pool;
 mod pool_model;
 mod row_index;
 mod scope;
+mod scoped;
 mod secondary_map;
 mod serde;
 mod shared_block_pool;

@@ -1,0 +1,171 @@
+//! `Scope::scoped` and `Arena::scoped`: a closure's allocations dropped and rewound when
+//! it returns or panics, and the scope's earlier values untouched.
+
+use std::cell::{Cell, RefCell};
+
+use arena_core::{Arena, ArenaVec, BlockPool, Scope};
+
+use crate::common::{Noisy, expect_panic, sorted};
+
+/// A vector of `blocks` standard blocks' worth of `u64`s: it outgrows the block into a
+/// buffer block of its own.
+fn vector_past_a_block<'s>(s: &'s Scope<'_>, pool: &BlockPool, blocks: usize) -> ArenaVec<'s, u64> {
+    let mut v = ArenaVec::new_in(s);
+    v.extend(0..((pool.block_capacity() / 8) * blocks) as u64);
+    v
+}
+
+#[test]
+fn values_made_inside_drop_at_the_end_newest_first_and_earlier_ones_stay() {
+    let log = RefCell::new(Vec::new());
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.alloc(Noisy { id: 1, log: &log });
+    let sum = scope.scoped(|s| {
+        let a = s.alloc(Noisy { id: 2, log: &log });
+        let b = s.alloc(Noisy { id: 3, log: &log });
+        a.id + b.id
+    });
+    assert_eq!(sum, 5);
+    assert_eq!(*log.borrow(), [3, 2], "inside values dropped at the end, newest first");
+    drop(scope);
+    assert_eq!(*log.borrow(), [3, 2, 1]);
+}
+
+#[test]
+fn each_round_reuses_the_same_bytes() {
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.alloc(7_u64);
+    let before = scope.stats();
+    let mut addresses = Vec::new();
+    for round in 0..10_u64 {
+        let addr = scope.scoped(|s| {
+            let x = s.alloc(round);
+            s.alloc_str("scratch text");
+            std::ptr::from_mut(x).addr()
+        });
+        addresses.push(addr);
+        assert_eq!(scope.stats(), before, "round {round} gave every byte back");
+    }
+    assert!(addresses.windows(2).all(|w| w[0] == w[1]), "{addresses:?}");
+}
+
+#[test]
+fn a_scope_with_no_block_yet_rewinds_to_its_first_block_start() {
+    // A pool with no cached block: the scope takes its first block inside.
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    assert_eq!(scope.stats().blocks, 0);
+    scope.scoped(|s| s.alloc([1_u8; 100]).len());
+    assert_eq!((scope.stats().blocks, scope.stats().allocated_bytes), (1, 0));
+    let mut arena = Arena::new();
+    arena.scoped(|s| s.alloc_str("first").len());
+    assert_eq!(arena.stats().allocated_bytes, 0);
+}
+
+#[test]
+fn blocks_taken_inside_stay_until_reset_but_the_values_are_dropped() {
+    let drops = Cell::new(0);
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.alloc(0_u8);
+    let big = pool.block_capacity() / 8 + 1;
+    scope.scoped(|s| {
+        for _ in 0..3 {
+            s.alloc_slice_fill_copy(big, 0_u64); // each one more than a block can hold
+        }
+        s.alloc(crate::common::Counted::new(1, &drops));
+    });
+    assert_eq!(drops.get(), 1, "dropped at the end even though the bytes stay");
+    assert!(scope.stats().blocks > 1, "{:?}", scope.stats());
+    scope.reset();
+    assert_eq!(scope.stats().blocks, 1);
+}
+
+#[test]
+fn a_buffer_block_given_back_inside_still_lets_the_cursor_rewind() {
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.alloc(1_u32);
+    let before = scope.stats();
+    let len = scope.scoped(|s| vector_past_a_block(s, &pool, 3).len());
+    assert_eq!(len, (pool.block_capacity() / 8) * 3);
+    assert_eq!(scope.stats(), before, "the buffer went back with the vector");
+}
+
+#[test]
+fn callbacks_registered_inside_run_at_the_end() {
+    let ran = Cell::new(0);
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.on_exit(|| ran.set(ran.get() * 10 + 1));
+    scope.scoped(|s| s.on_exit(|| ran.set(ran.get() * 10 + 2)));
+    assert_eq!(ran.get(), 2);
+    drop(scope);
+    assert_eq!(ran.get(), 21);
+}
+
+#[test]
+fn a_panic_inside_drops_the_values_made_so_far_and_the_scope_works_on() {
+    let log = RefCell::new(Vec::new());
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.alloc(Noisy { id: 1, log: &log });
+    let before = scope.stats();
+    expect_panic(|| {
+        scope.scoped(|s| {
+            s.alloc(Noisy { id: 2, log: &log });
+            s.alloc(Noisy { id: 3, log: &log });
+            panic!("half-way");
+        })
+    });
+    assert_eq!(*log.borrow(), [3, 2]);
+    assert_eq!(scope.stats(), before, "rewound as the panic passed");
+    assert_eq!(*scope.alloc(5), 5);
+    drop(scope);
+    assert_eq!(sorted(&log), [1, 2, 3]);
+}
+
+#[test]
+fn a_destructor_that_panics_at_the_end_still_lets_the_others_run() {
+    let log = RefCell::new(Vec::new());
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    expect_panic(|| {
+        scope.scoped(|s| {
+            s.alloc(Noisy { id: 1, log: &log });
+            s.alloc(crate::common::PanicsOnDrop { id: 2, panic_on: 2, log: &log });
+            s.alloc(Noisy { id: 3, log: &log });
+        });
+    });
+    assert_eq!(*log.borrow(), [3, 2, 1], "each destructor ran once");
+    assert_eq!(*scope.alloc(9), 9, "the scope works on");
+}
+
+#[test]
+fn a_child_scope_inside_takes_its_own_block_and_ends_first() {
+    let log = RefCell::new(Vec::new());
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.scoped(|s| {
+        s.alloc(Noisy { id: 1, log: &log });
+        let child = s.scope();
+        child.alloc(Noisy { id: 2, log: &log });
+    });
+    assert_eq!(*log.borrow(), [2, 1]);
+    assert_eq!(pool.stats().live_blocks, 1);
+}
+
+#[test]
+fn a_vector_forgotten_inside_keeps_its_buffer_block_until_the_end() {
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    scope.alloc(1_u8);
+    scope.scoped(|s| std::mem::forget(vector_past_a_block(s, &pool, 2)));
+    // The buffer block is still held, so the cursor stayed; it goes back at the end.
+    assert!(scope.stats().reserved_bytes > pool.block_size());
+    assert_eq!(*scope.alloc(3_u8), 3);
+    drop(scope);
+    assert_eq!(pool.stats().live_blocks, 0);
+}
