@@ -17,6 +17,7 @@ pub const N: usize = 60_000;
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope on BlockPool", run: scope_on_pool },
     Contender { name: "arena-kit Scope::reset", run: scope_reset },
+    Contender { name: "arena-kit Scope::scoped", run: scope_scoped },
     Contender { name: "arena-kit Arena (fresh)", run: arena_fresh },
     Contender { name: "Box", run: boxed },
     Contender { name: "mimalloc Box", run: mimalloc_boxed },
@@ -46,6 +47,15 @@ pub fn scope_reset(n: usize) -> u64 {
         scope.reset();
         x
     })
+}
+
+/// One `Scope`, a rewinding nested scope each round (`Scope::scoped`, bump-scope's
+/// `Bump::scoped`).
+#[must_use]
+pub fn scope_scoped(n: usize) -> u64 {
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    sum_rounds(n, |i| scope.scoped(|s| *black_box(s.alloc(i))))
 }
 
 /// A new `Arena` per round: a `malloc` and a `free` each (the seed's AutoFreeAlloc).
