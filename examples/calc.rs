@@ -1,10 +1,12 @@
 //! A calculator's front end: tokens and an expression tree built in one scope through a
 //! single-lifetime, `Copy` view (`ScopeRef<'s>`), then evaluated and printed. The parser
-//! is a plain struct holding the view, as a bumpalo user would hold `&'a Bump`.
+//! is a plain struct holding the view, as a bumpalo user would hold `&'a Bump`. A batch
+//! of lines shares one scope, each line in a nested scope that rewinds after it
+//! (`Scope::scoped`).
 //!
 //! `cargo run --example calc -- "1 + 2 * (3 - 4)"`; `cargo test --example calc`.
 
-use arena_core::{BlockPool, ScopeRef};
+use arena_core::{BlockPool, Scope, ScopeRef};
 
 /// An expression node: `Copy`, pointing at its children in the same scope.
 #[derive(Clone, Copy, Debug)]
@@ -179,7 +181,22 @@ fn show(e: &Expr<'_>) -> String {
 /// Parses and evaluates `src` in a fresh scope of `pool`; returns the tree's printout and
 /// the value.
 fn calc(pool: &BlockPool, src: &str, vars: &[(&str, f64)]) -> Result<(String, f64), String> {
-    let scope = pool.scope(); // everything below lives here, freed at once
+    calc_in(&pool.scope(), src, vars) // everything lives in the scope, freed at once
+}
+
+/// A batch of lines on one long-lived scope: each line is parsed in a rewinding nested
+/// scope (`Scope::scoped`), so its tokens and tree are gone, and their bytes free for the
+/// next line, as soon as its result is out. Only the results (owned `String`s) leave.
+fn calc_lines(
+    scope: &mut Scope<'_>,
+    lines: &[&str],
+    vars: &[(&str, f64)],
+) -> Vec<Result<(String, f64), String>> {
+    lines.iter().map(|line| scope.scoped(|s| calc_in(s, line, vars))).collect()
+}
+
+/// Parses and evaluates `src` with every token and node in `scope`.
+fn calc_in(scope: &Scope<'_>, src: &str, vars: &[(&str, f64)]) -> Result<(String, f64), String> {
     let arena = scope.view();
     let tokens = lex(arena, src)?;
     let mut parser = Parser { arena, tokens, at: 0 };
@@ -197,6 +214,14 @@ fn main() {
         Ok((tree, value)) => println!("{tree} = {value}"),
         Err(e) => eprintln!("error: {e}"),
     }
+    // A batch on one scope, each line in a nested scope that rewinds after it.
+    let mut scope = pool.scope();
+    for result in calc_lines(&mut scope, &["x * x", "x * (2 +"], &[("x", 5.0)]) {
+        match result {
+            Ok((tree, value)) => println!("{tree} = {value}"),
+            Err(e) => println!("error: {e}"),
+        }
+    }
 }
 
 #[test]
@@ -213,4 +238,18 @@ fn parses_and_evaluates_with_precedence_and_variables() {
         calc(&pool, &format!("{i} * 2"), &[]).unwrap();
     }
     assert_eq!(pool.stats().system_allocations, 1);
+}
+
+#[test]
+fn a_batch_of_lines_reuses_one_scope_line_after_line() {
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    let results = calc_lines(&mut scope, &["1 + 2", "x * x", "(1", "2 * (3 + 4)"], &[("x", 3.0)]);
+    assert_eq!(results[0], Ok(("(1 + 2)".to_owned(), 3.0)));
+    assert_eq!(results[1], Ok(("(x * x)".to_owned(), 9.0)));
+    assert!(results[2].is_err());
+    assert_eq!(results[3], Ok(("(2 * (3 + 4))".to_owned(), 14.0)));
+    // Each line's tokens and tree were given back when its result came out.
+    assert_eq!(scope.stats().allocated_bytes, 0);
+    assert_eq!(scope.stats().blocks, 1);
 }
