@@ -52,7 +52,8 @@
 //! - [`Scope::scoped`] runs a closure on the scope itself and rewinds to where it stood
 //!   before (bump-scope's `scoped`): it saves the cursor and the destructor chain's front,
 //!   and afterwards runs the destructors pushed since and moves the cursor back, the cost
-//!   of a [`reset`](Scope::reset). It takes `&mut self`, so no reference from before can
+//!   of a [`reset`](Scope::reset) (if the closure panics, its values wait for the next
+//!   reset or the end). It takes `&mut self`, so no reference from before can
 //!   be used inside (the parent is frozen), and the closure gets `&Scope` for a lifetime of
 //!   its own (`for<'a> FnOnce(&'a Scope<'p>) -> R`), so nothing it allocates can leave it
 //!   in `R` or through a captured variable. The cursor moves back when the current block
@@ -75,7 +76,7 @@ use core::ptr::{self, NonNull};
 use crate::alloc_or_init_error::AllocOrInitError;
 use crate::block_info::BlockInfo;
 use crate::block_pool::{BlockCache, BlockPool};
-use crate::bump::{Bump, BumpMark};
+use crate::bump::Bump;
 use crate::drop_list::{DropList, DropMark, DropNode};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::scope_ref::ScopeRef;
@@ -1485,9 +1486,9 @@ impl<'p> Scope<'p> {
     /// too). If what `f` allocated took new blocks, the values are still dropped at the
     /// end, but those blocks and their bytes stay until the scope resets or ends (and if
     /// a new block became the current one, the old one's tail is not reclaimed either).
-    /// If `f` panics, its values are dropped as the panic passes. Inside, `f` can open a
-    /// child scope ([`scope`](Self::scope)) but not a nested `scoped`, which needs
-    /// `&mut`.
+    /// If `f` panics, nothing is rewound: its values are dropped, and their bytes given
+    /// back, at the scope's next reset or its end. Inside, `f` can open a child scope
+    /// ([`scope`](Self::scope)) but not a nested `scoped`, which needs `&mut`.
     ///
     /// # Examples
     ///
@@ -1511,40 +1512,35 @@ impl<'p> Scope<'p> {
     /// ```
     #[inline]
     pub fn scoped<R>(&mut self, f: impl FnOnce(&Scope<'p>) -> R) -> R {
-        /// Drops what `f` allocated and rewinds, also when `f` panics.
-        struct Rewind<'s, 'p> {
-            scope: &'s mut Scope<'p>,
-            drops: DropMark,
-            bump: BumpMark,
-        }
-        impl Drop for Rewind<'_, '_> {
-            #[inline]
-            fn drop(&mut self) {
-                if !self.scope.drops.is_at(self.drops) {
-                    self.run_drops();
-                }
-                // SAFETY: S3: everything allocated since the bump mark belongs to `f`,
-                // whose borrow has ended and whose values were dropped just above.
-                unsafe { self.scope.bump.rewind_to(&self.bump) };
-            }
-        }
-
-        impl Rewind<'_, '_> {
-            #[inline(never)]
-            fn run_drops(&mut self) {
-                // SAFETY: S4: the nodes pushed since the mark are those of `f`'s values
-                // and callbacks, and `f`'s borrow of the scope has ended (it has returned
-                // or unwound), so no reference to them is used again; the nodes linked
-                // before the mark are untouched, since `&mut self` kept every earlier
-                // value out of `f`'s reach and nothing else runs nodes.
-                unsafe { self.scope.drops.run_until(self.drops) };
-            }
-        }
-
         let drops = self.drops.mark();
         let bump = self.bump.mark();
-        let rewind = Rewind { scope: self, drops, bump };
-        f(rewind.scope)
+        // No guard: if `f` panics, its values simply stay (S4 runs them at the next
+        // reset or the end) and so do its bytes. A guard would keep the marks in memory
+        // across every call `f` makes, which cost W1 a fifth of its round.
+        let result = f(self);
+        if !self.drops.is_at(drops) {
+            // SAFETY: `drops` was taken just above, before `f`, which could not run the
+            // nodes linked then (it had `&Scope` only, and earlier values were out of
+            // its reach under `&mut self`); `f` has returned, so no reference to what it
+            // allocated is used again.
+            unsafe { self.run_drops_until(drops) };
+        }
+        // SAFETY: S3: everything allocated since the bump mark belongs to `f`, whose
+        // borrow has ended and whose values were dropped just above.
+        unsafe { self.bump.rewind_to(&bump) };
+        result
+    }
+
+    /// Runs the destructors pushed since `mark`, out of line (S4).
+    ///
+    /// # Safety
+    ///
+    /// `mark` came from this scope's drop chain, the nodes linked then are still linked,
+    /// and no reference to a value whose node was pushed since is used again.
+    #[inline(never)]
+    unsafe fn run_drops_until(&mut self, mark: DropMark) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.drops.run_until(mark) };
     }
 }
 
