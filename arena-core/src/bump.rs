@@ -85,15 +85,20 @@ pub(crate) struct Bump<'p> {
     retired: Cell<usize>,
     /// The allocation alone in the block at the front of `chain`, or null (S6).
     lone: Cell<*mut u8>,
+    /// Times the current block was given back with nothing in its place
+    /// ([`set_limit`](Self::set_limit)): a later block may then lie at the same address, so
+    /// a [`BumpMark`] names its block by `end` and this count together.
+    head_releases: Cell<usize>,
 }
 
 /// Where a bump stood when [`Bump::mark`] was called: what [`Bump::rewind_to`] returns to.
 pub(crate) struct BumpMark {
     cur: *mut u8,
-    /// Names the current block: a block that replaced it would be another live block
-    /// (the old one stays in the chain), so its data would end elsewhere. The dangling
-    /// sentinel if there was no current block.
+    /// With `head_releases`, names the current block (the dangling sentinel if there was
+    /// none): a block that replaced it while it lived (in the chain) ends elsewhere, and
+    /// one that took its place after it was given back counts a release.
     end: *mut u8,
+    head_releases: usize,
 }
 
 /// The bump's counters, for [`ScopeStats`](crate::ScopeStats).
@@ -137,6 +142,7 @@ impl<'p> Bump<'p> {
             reserved: Cell::new(0),
             retired: Cell::new(0),
             lone: Cell::new(core::ptr::null_mut()),
+            head_releases: Cell::new(0),
         };
         if let Some((block, start, end)) = bump.source.first_block() {
             bump.cur.set(start);
@@ -537,6 +543,7 @@ impl<'p> Bump<'p> {
             self.cur.set(sentinel);
             self.end.set(sentinel);
             self.reserved.set(self.reserved.get() - head.size());
+            self.head_releases.set(self.head_releases.get().wrapping_add(1));
             // SAFETY: S2: nothing was allocated from the block (the cursor is at its start
             // and no older block exists, so nothing at all lives in the bump blocks), and
             // it was just unlinked.
@@ -605,7 +612,11 @@ impl<'p> Bump<'p> {
     /// Where the bump stands now, for [`rewind_to`](Self::rewind_to).
     #[inline]
     pub(crate) fn mark(&self) -> BumpMark {
-        BumpMark { cur: self.cur.get(), end: self.end.get() }
+        BumpMark {
+            cur: self.cur.get(),
+            end: self.end.get(),
+            head_releases: self.head_releases.get(),
+        }
     }
 
     /// Moves the cursor back to `mark` if the current block is still the block of the
@@ -620,14 +631,15 @@ impl<'p> Bump<'p> {
     /// used again (S3: this hands that memory out again).
     #[inline]
     pub(crate) unsafe fn rewind_to(&mut self, mark: &BumpMark) {
-        if self.end.get() == mark.end {
-            // S1: the same block (a block that replaced it is another live block, or
-            // the old one was given back empty, so at its start: the mark's cursor), and
-            // the mark's cursor lay in its window then; nothing allocated before the
-            // mark was given back since (only the tip can be, and the caller's code
-            // could not reach those allocations), so it still does. What was allocated
-            // in other blocks since stays there, counted as retired (S3 holds: those
-            // bytes are not handed out again).
+        if self.end.get() == mark.end && self.head_releases.get() == mark.head_releases {
+            // S1: the same block: a block that replaced it while it lived ends elsewhere,
+            // and none took its place after a release (the count is unchanged; a block
+            // at the same address after a release could start above the mark's cursor).
+            // The mark's cursor lay in its window then; nothing allocated before the mark
+            // was given back since (only the tip can be, and the caller's code could not
+            // reach those allocations), so it still does. What was allocated in other
+            // blocks since stays there, counted as retired (S3 holds: those bytes are not
+            // handed out again).
             debug_assert!(mark.cur <= self.cur.get(), "the cursor never goes below a mark");
             self.cur.set(mark.cur);
         } else if mark.end == NonNull::<u8>::dangling().as_ptr() {

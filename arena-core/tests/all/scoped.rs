@@ -171,3 +171,39 @@ fn a_vector_forgotten_inside_keeps_its_buffer_block_until_the_end() {
     drop(scope);
     assert_eq!(pool.stats().live_blocks, 0);
 }
+
+#[test]
+fn a_limit_that_gives_the_current_block_back_inside_keeps_the_cursor_in_its_block() {
+    // `set_limit` inside gives an unused current block back; the next block may lie at
+    // the same address (tests/same_address forces it): the cursor must stay in the block
+    // it points into whatever the addresses.
+    let mut fresh = Arena::with_capacity(1 << 16);
+    let mut after_reset = Arena::new();
+    after_reset.alloc(0_u64);
+    after_reset.reset();
+    for arena in [&mut fresh, &mut after_reset] {
+        arena.scoped(|s| {
+            s.set_limit(Some(0));
+            s.set_limit(None);
+            s.alloc_slice_fill_copy(500, 1_u8);
+        });
+        let block = arena.blocks().next().expect("a block");
+        assert!(arena.block_room() <= block.capacity);
+        let at = std::ptr::from_ref(arena.alloc(5_u64)).addr();
+        assert!((block.addr..block.addr + block.capacity).contains(&at));
+    }
+    // A pool scope starting on the pool's hot block, which a child then takes.
+    let pool = BlockPool::new();
+    pool.scope().alloc(0_u8); // its block becomes the hot one
+    let mut scope = pool.scope();
+    scope.scoped(|s| {
+        s.set_limit(Some(0));
+        s.set_limit(None);
+        let child = s.scope();
+        child.alloc_slice_fill_copy(64, 2_u8);
+        s.alloc_slice_fill_copy(64, 3_u8);
+    });
+    let block = scope.blocks().next().expect("a block");
+    let at = std::ptr::from_ref(scope.alloc(7_u64)).addr();
+    assert!((block.addr..block.addr + block.capacity).contains(&at));
+}
