@@ -1,0 +1,7 @@
+// Nor can a child scope opened inside `scoped` leave it.
+fn main() {
+    let pool = arena_core::BlockPool::new();
+    let mut scope = pool.scope();
+    let child = scope.scoped(|s| s.scope());
+    child.alloc(1_u8);
+}
