@@ -3,7 +3,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use arena_core::{Arena, ArenaVec, BlockPool, Scope};
+use arena_core::{Arena, ArenaBox, ArenaVec, BlockPool, Scope};
 
 use crate::common::{Noisy, expect_panic};
 
@@ -206,4 +206,47 @@ fn a_limit_that_gives_the_current_block_back_inside_keeps_the_cursor_in_its_bloc
     let block = scope.blocks().next().expect("a block");
     let at = std::ptr::from_ref(scope.alloc(7_u64)).addr();
     assert!((block.addr..block.addr + block.capacity).contains(&at));
+}
+
+#[test]
+fn an_oversize_value_inside_leaves_no_lone_block_for_a_later_give_back_to_misread() {
+    // An oversize value takes a block of its own ("lone", which its box may give back
+    // early). Inside, one stays and one is forgotten; after the rewind, an oversize box
+    // given back outside must give back only its own block.
+    let pool = BlockPool::with_block_size(1000); // 4 KiB blocks: 6 000 bytes is oversize
+    let mut scope = pool.scope();
+    scope.alloc(1_u8);
+    scope.scoped(|s| {
+        assert_eq!(s.alloc([3_u8; 6_000])[0], 3);
+        std::mem::forget(ArenaBox::new_in([4_u8; 6_000], s));
+    });
+    let keep = scope.alloc_slice_fill_copy(10, 9_u8);
+    let kept = keep.as_ptr().addr()..keep.as_ptr().addr() + 10;
+    drop(ArenaBox::new_in([5_u8; 6_000], &scope));
+    let next = scope.alloc_slice_fill_copy(10, 7_u8);
+    let at = next.as_ptr().addr();
+    assert!(!(kept.contains(&at) || kept.contains(&(at + 9))), "bytes handed out twice");
+}
+
+#[test]
+fn a_vector_grown_into_its_own_block_inside_ends_every_way_with_one_drop_each() {
+    let drops = Cell::new(0);
+    let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    for round in 0..3 {
+        scope.scoped(|s| {
+            let mut v = vector_past_a_block(s, &pool, 3);
+            v.push(1);
+            let mut w = ArenaVec::new_in(s);
+            w.push(crate::common::Counted::new(round, &drops));
+            match round {
+                0 => std::mem::forget(v),
+                1 => v.into_slice()[0] = 1,
+                _ => v.into_boxed_slice()[0] = 2,
+            }
+            s.alloc_vec(w);
+        });
+    }
+    assert_eq!(drops.get(), 3, "each round's value dropped once, at its round's end");
+    assert!(scope.alloc_slice_fill_copy(5000, 1_u8).iter().all(|&b| b == 1));
 }
