@@ -642,29 +642,15 @@ impl<'p> Bump<'p> {
             // handed out again).
             debug_assert!(mark.cur <= self.cur.get(), "the cursor never goes below a mark");
             self.cur.set(mark.cur);
-        } else if mark.end == NonNull::<u8>::dangling().as_ptr() {
-            // SAFETY: forwarded from the caller, for a mark taken with no current block.
-            unsafe { self.rewind_first_block() };
-        }
-    }
-
-    /// [`rewind_to`](Self::rewind_to) a mark taken with no current block: if the bump now
-    /// holds one block only, back to its start. (Retired and buffer blocks are never
-    /// given back by code that cannot reach their values, so holding none now means the
-    /// bump held none at the mark either: everything in the block came after the mark.)
-    ///
-    /// # Safety
-    ///
-    /// As `rewind_to`, for a mark taken with no current block.
-    #[cold]
-    unsafe fn rewind_first_block(&mut self) {
-        if self.chain.get_mut().is_empty() && self.buffers.get_mut().is_empty() {
-            let Some(head) = self.head.get_mut() else { return };
-            // S1: the current block's whole data is the window again; the caller of
-            // `rewind_to` gave up everything allocated since the mark, which is all
-            // there is, as the bump held nothing then.
-            self.cur.set(head.data_start());
-            self.retired.set(0);
+        } else if mark.end == NonNull::<u8>::dangling().as_ptr()
+            && self.chain.get_mut().is_empty()
+            && self.buffers.get_mut().is_empty()
+        {
+            // SAFETY: a mark taken with no current block, and no retired or buffer block
+            // now: those are never given back by code that cannot reach their values, so
+            // the bump held none at the mark either, and everything it holds (the current
+            // block's contents, if any) came after the mark, which the caller gives up.
+            unsafe { self.rewind() };
         }
     }
 
