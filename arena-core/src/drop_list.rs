@@ -70,6 +70,11 @@ unsafe fn call_in_place<F: FnOnce()>(data: NonNull<u8>, _len: usize) {
 #[derive(Clone, Copy)]
 pub(crate) struct DropMark(Option<NonNull<DropNode>>);
 
+impl DropMark {
+    /// The mark of an empty chain: running back to it runs every node.
+    pub(crate) const EMPTY: DropMark = DropMark(None);
+}
+
 /// The head of a scope's chain.
 pub(crate) struct DropList {
     head: Cell<Option<NonNull<DropNode>>>,
@@ -122,7 +127,7 @@ impl DropList {
     #[inline]
     pub(crate) unsafe fn run_all(&self) {
         // SAFETY: forwarded from the caller, for every node.
-        unsafe { self.run_until(DropMark(None)) };
+        unsafe { self.run_until(DropMark::EMPTY) };
     }
 
     /// Runs the nodes pushed since `mark` was taken, newest first, and leaves the chain as

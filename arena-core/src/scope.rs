@@ -1531,7 +1531,8 @@ impl<'p> Scope<'p> {
         result
     }
 
-    /// Runs the destructors pushed since `mark`, out of line (S4).
+    /// Runs the destructors pushed since `mark`, out of line (S4): the slow path of
+    /// [`scoped`](Self::scoped) and of the scope's end.
     ///
     /// # Safety
     ///
@@ -1595,18 +1596,11 @@ impl Drop for Scope<'_> {
     #[inline]
     fn drop(&mut self) {
         if !self.drops.is_empty() {
-            self.run_drops();
+            // SAFETY: S4: the scope is ending, so no reference to its values can be used
+            // again (they all borrow the scope), and the nodes' blocks are released after,
+            // when the bump drops. The empty mark is every node's.
+            unsafe { self.run_drops_until(DropMark::EMPTY) };
         }
-    }
-}
-
-impl Scope<'_> {
-    #[inline(never)]
-    fn run_drops(&mut self) {
-        // SAFETY: S4: the scope is ending, so no reference to its values can be used
-        // again (they all borrow the scope), and the nodes' blocks are released after,
-        // when the bump drops.
-        unsafe { self.drops.run_all() };
     }
 }
 
