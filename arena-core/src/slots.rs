@@ -1144,9 +1144,10 @@ impl<T> Vacant<'_, T> {
     #[inline(always)]
     pub(crate) fn version(&self) -> NonZeroU32 {
         let storage = &*self.slots;
-        let meta = match storage.entries.get(self.index as usize) {
-            Some(slot) => slot.meta,
-            None => ((storage.salt + storage.gen_floor) & GEN_MASK) << GEN_SHIFT,
+        let meta = if self.at_end {
+            ((storage.salt + storage.gen_floor) & GEN_MASK) << GEN_SHIFT
+        } else {
+            storage.entries[self.index as usize].meta
         };
         version(meta | OCCUPIED)
     }
