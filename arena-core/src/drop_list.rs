@@ -115,7 +115,10 @@ impl DropList {
     /// Whether no node was pushed since `mark` was taken (nothing to run back to it).
     #[inline]
     pub(crate) fn is_at(&self, mark: DropMark) -> bool {
-        self.head.get() == mark.0
+        // As raw pointers: one compare (`Option`'s `==` branches on each side's variant).
+        let as_ptr =
+            |node: Option<NonNull<DropNode>>| node.map_or(ptr::null_mut(), NonNull::as_ptr);
+        as_ptr(self.head.get()) == as_ptr(mark.0)
     }
 
     /// Runs every node, newest first, and leaves the chain empty.
