@@ -85,20 +85,19 @@ pub(crate) struct Bump<'p> {
     retired: Cell<usize>,
     /// The allocation alone in the block at the front of `chain`, or null (S6).
     lone: Cell<*mut u8>,
-    /// Times the current block was given back with nothing in its place
-    /// ([`set_limit`](Self::set_limit)): a later block may then lie at the same address, so
-    /// a [`BumpMark`] names its block by `end` and this count together.
-    head_releases: Cell<usize>,
+    /// Times the current block changed: replaced by a new one, installed where there was
+    /// none, or given back with nothing in its place ([`set_limit`](Self::set_limit)). A
+    /// [`BumpMark`] names its block by this count, not by address: a later block may lie
+    /// at the address of one given back. 64 bits on every target, so it never wraps.
+    block_changes: Cell<u64>,
 }
 
 /// Where a bump stood when [`Bump::mark`] was called: what [`Bump::rewind_to`] returns to.
 pub(crate) struct BumpMark {
+    /// The cursor: the dangling sentinel if the bump had no block.
     cur: *mut u8,
-    /// With `head_releases`, names the current block (the dangling sentinel if there was
-    /// none): a block that replaced it while it lived (in the chain) ends elsewhere, and
-    /// one that took its place after it was given back counts a release.
-    end: *mut u8,
-    head_releases: usize,
+    /// Names the current block of the mark: the count of block changes then.
+    block_changes: u64,
 }
 
 /// The bump's counters, for [`ScopeStats`](crate::ScopeStats).
@@ -142,7 +141,7 @@ impl<'p> Bump<'p> {
             reserved: Cell::new(0),
             retired: Cell::new(0),
             lone: Cell::new(core::ptr::null_mut()),
-            head_releases: Cell::new(0),
+            block_changes: Cell::new(0),
         };
         if let Some((block, start, end)) = bump.source.first_block() {
             bump.cur.set(start);
@@ -172,6 +171,7 @@ impl<'p> Bump<'p> {
     fn install_first(&self, block: Block) {
         self.cur.set(block.data_start());
         self.end.set(block.data_end());
+        self.count_block_change();
         let previous = self.head.replace(Some(block));
         debug_assert!(previous.is_none(), "install_first on a bump that has a block");
     }
@@ -257,6 +257,7 @@ impl<'p> Bump<'p> {
             self.head.set(Some(block));
             self.cur.set(next);
             self.end.set(end);
+            self.count_block_change();
         }
         // SAFETY: `p` points into a live block, so it is non-null.
         Ok(unsafe { NonNull::new_unchecked(p) })
@@ -543,7 +544,7 @@ impl<'p> Bump<'p> {
             self.cur.set(sentinel);
             self.end.set(sentinel);
             self.reserved.set(self.reserved.get() - head.size());
-            self.head_releases.set(self.head_releases.get().wrapping_add(1));
+            self.count_block_change();
             // SAFETY: S2: nothing was allocated from the block (the cursor is at its start
             // and no older block exists, so nothing at all lives in the bump blocks), and
             // it was just unlinked.
@@ -609,14 +610,16 @@ impl<'p> Bump<'p> {
         self.retired.set(0);
     }
 
+    /// Records that the current block changed (see `block_changes`).
+    #[inline]
+    fn count_block_change(&self) {
+        self.block_changes.set(self.block_changes.get() + 1);
+    }
+
     /// Where the bump stands now, for [`rewind_to`](Self::rewind_to).
     #[inline]
     pub(crate) fn mark(&self) -> BumpMark {
-        BumpMark {
-            cur: self.cur.get(),
-            end: self.end.get(),
-            head_releases: self.head_releases.get(),
-        }
+        BumpMark { cur: self.cur.get(), block_changes: self.block_changes.get() }
     }
 
     /// Moves the cursor back to `mark` if the current block is still the block of the
@@ -631,10 +634,10 @@ impl<'p> Bump<'p> {
     /// used again (S3: this hands that memory out again).
     #[inline]
     pub(crate) unsafe fn rewind_to(&mut self, mark: &BumpMark) {
-        if self.end.get() == mark.end && self.head_releases.get() == mark.head_releases {
-            // S1: the same block: a block that replaced it while it lived ends elsewhere,
-            // and none took its place after a release (the count is unchanged; a block
-            // at the same address after a release could start above the mark's cursor).
+        if self.block_changes.get() == mark.block_changes {
+            // S1: the same current block (or still none): every change of it counts, so
+            // an equal count rules out a replacement and a block at the same address
+            // after a release (which could start above the mark's cursor).
             // The mark's cursor lay in its window then; nothing allocated before the mark
             // was given back since (only the tip can be, and the caller's code could not
             // reach those allocations), so it still does. What was allocated in other
@@ -642,7 +645,7 @@ impl<'p> Bump<'p> {
             // handed out again).
             debug_assert!(mark.cur <= self.cur.get(), "the cursor never goes below a mark");
             self.cur.set(mark.cur);
-        } else if mark.end == NonNull::<u8>::dangling().as_ptr()
+        } else if mark.cur == NonNull::<u8>::dangling().as_ptr()
             && self.chain.get_mut().is_empty()
             && self.buffers.get_mut().is_empty()
         {
