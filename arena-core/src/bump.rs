@@ -18,6 +18,14 @@
 //! copied) and given back when the collection drops, instead of leaving every outgrown
 //! buffer in the scope until it ends (what keeps bytes held close to the capacity, W6).
 //!
+//! A bump that never needs more than its current block (a scope made per request, W1)
+//! should cost no more than its cursor: such a scope is bound by the stores that build
+//! and tear it down. So the bump itself is seven words (cursor, end, current block,
+//! source, a count of block changes, a pointer), and everything only a bigger bump needs
+//! (older blocks, buffer blocks, their byte counts, the limit) lives in a [`Cold`] part
+//! behind that pointer, allocated the first time it is needed (a second block, a
+//! buffer, a limit) and kept until the bump ends.
+//!
 //! # Its lifetime
 //!
 //! `Bump<'p>` holds its source by reference (`&'p BlockCache<'p>`), so it is tied to the
@@ -53,9 +61,11 @@
 
 #![expect(clippy::inline_always, reason = "the bump fast path must inline into callers")]
 
+use alloc::boxed::Box;
 use core::alloc::Layout;
-use core::cell::Cell;
+use core::cell::{Cell, OnceCell};
 use core::fmt;
+use core::mem::ManuallyDrop;
 use core::ptr::NonNull;
 
 use crate::block::{self, BLOCK_ALIGN, Block, BlockList};
@@ -65,6 +75,11 @@ use crate::raw;
 use crate::source::Source;
 
 /// A bump allocator over blocks from a [`Source`]; see the module docs.
+///
+/// Seven words: what a bump on one block uses. Everything else (older blocks, buffer
+/// blocks, their counters) is in [`Cold`], made the first time it is needed, so that a
+/// new bump stores seven words and not fifteen: a scope made and dropped per request
+/// is bound by its stores.
 pub(crate) struct Bump<'p> {
     /// Next free byte of the current block.
     cur: Cell<*mut u8>,
@@ -73,23 +88,70 @@ pub(crate) struct Bump<'p> {
     end: Cell<*mut u8>,
     /// The current block, the one `cur` and `end` point into.
     head: Cell<Option<Block>>,
-    /// Older blocks (and dedicated blocks of oversize values), holding allocations.
-    chain: Cell<BlockList>,
-    /// Blocks of growing collections, one buffer each and nothing else (S5).
-    buffers: Cell<BlockList>,
     source: Source<'p>,
-    limit: Cell<Option<usize>>,
-    /// Bytes of blocks held.
-    reserved: Cell<usize>,
-    /// Bytes handed out from blocks other than the current one.
-    retired: Cell<usize>,
-    /// The allocation alone in the block at the front of `chain`, or null (S6).
-    lone: Cell<*mut u8>,
+    /// Older blocks, buffer blocks and the limit, once there were any (none: empty
+    /// lists, zero counters, no limit). `Drop` takes the box out and frees it on its
+    /// out-of-line path, so the drop of a bump on one block frees nothing and calls
+    /// nothing but the source's release.
+    cold: ManuallyDrop<OnceCell<Box<Cold>>>,
     /// Times the current block changed: replaced by a new one, installed where there was
     /// none, or given back with nothing in its place ([`set_limit`](Self::set_limit)). A
     /// [`BumpMark`] names its block by this count, not by address: a later block may lie
     /// at the address of one given back. 64 bits on every target, so it never wraps.
     block_changes: Cell<u64>,
+}
+
+/// The part of a [`Bump`] a bump on one block never needs.
+struct Cold {
+    /// Older blocks (and dedicated blocks of oversize values), holding allocations.
+    chain: Cell<BlockList>,
+    /// Blocks of growing collections, one buffer each and nothing else (S5).
+    buffers: Cell<BlockList>,
+    /// The most bytes of blocks the bump may hold.
+    limit: Cell<Option<usize>>,
+    /// Bytes of the blocks in `chain` and `buffers` (the current block's are its size).
+    reserved: Cell<usize>,
+    /// Bytes handed out from blocks other than the current one.
+    retired: Cell<usize>,
+    /// The allocation alone in the block at the front of `chain`, or null (S6).
+    lone: Cell<*mut u8>,
+}
+
+impl Cold {
+    /// Whether no block other than the current one is held.
+    fn is_empty(&self) -> bool {
+        with_list(&self.chain, |chain| chain.is_empty())
+            && with_list(&self.buffers, |buffers| buffers.is_empty())
+    }
+
+    fn add_reserved(&self, bytes: usize) {
+        self.reserved.set(self.reserved.get() + bytes);
+    }
+
+    fn sub_reserved(&self, bytes: usize) {
+        self.reserved.set(self.reserved.get() - bytes);
+    }
+
+    fn add_retired(&self, bytes: usize) {
+        self.retired.set(self.retired.get() + bytes);
+    }
+
+    fn sub_retired(&self, bytes: usize) {
+        self.retired.set(self.retired.get() - bytes);
+    }
+}
+
+impl Default for Cold {
+    fn default() -> Self {
+        Cold {
+            chain: Cell::new(BlockList::new()),
+            buffers: Cell::new(BlockList::new()),
+            limit: Cell::new(None),
+            reserved: Cell::new(0),
+            retired: Cell::new(0),
+            lone: Cell::new(core::ptr::null_mut()),
+        }
+    }
 }
 
 /// Where a bump stood when [`Bump::mark`] was called: what [`Bump::rewind_to`] returns to.
@@ -134,22 +196,42 @@ impl<'p> Bump<'p> {
             cur: Cell::new(sentinel),
             end: Cell::new(sentinel),
             head: Cell::new(None),
-            chain: Cell::new(BlockList::new()),
-            buffers: Cell::new(BlockList::new()),
             source,
-            limit: Cell::new(None),
-            reserved: Cell::new(0),
-            retired: Cell::new(0),
-            lone: Cell::new(core::ptr::null_mut()),
+            cold: ManuallyDrop::new(OnceCell::new()),
             block_changes: Cell::new(0),
         };
         if let Some((block, start, end)) = bump.source.first_block() {
             bump.cur.set(start);
             bump.end.set(end);
-            bump.reserved.set(block.size());
             bump.head.set(Some(block));
         }
         bump
+    }
+
+    /// The cold part, made now if it was not yet.
+    fn cold(&self) -> Result<&Cold, AllocError> {
+        if let Some(cold) = self.cold.get() {
+            return Ok(cold);
+        }
+        let cold = raw::try_box(Cold::default())?;
+        Ok(self.cold.get_or_init(|| cold))
+    }
+
+    /// Whether the bump holds no block but the current one.
+    #[inline]
+    fn holds_one_block_at_most(&self) -> bool {
+        self.cold.get().is_none_or(|cold| cold.is_empty())
+    }
+
+    /// Bytes of the blocks held (headers included).
+    fn reserved(&self) -> usize {
+        let head = self.with_head(Block::size).unwrap_or(0);
+        head + self.cold.get().map_or(0, |cold| cold.reserved.get())
+    }
+
+    /// Bytes handed out from blocks other than the current one.
+    fn retired(&self) -> usize {
+        self.cold.get().map_or(0, |cold| cold.retired.get())
     }
 
     /// The source, for a child bump on the same one.
@@ -225,6 +307,9 @@ impl<'p> Bump<'p> {
     #[cold]
     #[inline(never)]
     fn alloc_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        // Where the current block or the new one will go, made before a block is taken
+        // so that a failure leaves nothing to give back.
+        let cold = if self.with_head(|_| ()).is_some() { Some(self.cold()?) } else { None };
         let block = self.take_block(layout)?;
         let start = block.data_start();
         let end = block.data_end();
@@ -240,25 +325,29 @@ impl<'p> Bump<'p> {
         let next = unsafe { p.add(layout.size()) };
         let new_room = end.addr() - next.addr();
         let old_room = self.end.get().addr() - self.cur.get().addr();
-        let head = self.head.take();
-        if head.is_some() && new_room <= old_room {
-            self.head.set(head);
-            self.retired.set(self.retired.get() + pad + layout.size());
-            with_list(&self.chain, |chain| chain.push(block));
-            // S6: the block holds this allocation alone, at the front of `chain`.
-            self.lone.set(p);
-        } else {
-            if let Some(head) = head {
-                let used = self.cur.get().addr() - head.data_start().addr();
-                self.retired.set(self.retired.get() + used);
-                with_list(&self.chain, |chain| chain.push(head));
-                self.lone.set(core::ptr::null_mut());
+        // `cold` is there when the bump has a current block (made above).
+        if let Some(cold) = cold {
+            if new_room <= old_room {
+                cold.add_retired(pad + layout.size());
+                cold.add_reserved(block.size());
+                with_list(&cold.chain, |chain| chain.push(block));
+                // S6: the block holds this allocation alone, at the front of `chain`.
+                cold.lone.set(p);
+                // SAFETY: `p` points into a live block, so it is non-null.
+                return Ok(unsafe { NonNull::new_unchecked(p) });
             }
-            self.head.set(Some(block));
-            self.cur.set(next);
-            self.end.set(end);
-            self.count_block_change();
+            if let Some(head) = self.head.take() {
+                let used = self.cur.get().addr() - head.data_start().addr();
+                cold.add_retired(used);
+                cold.add_reserved(head.size());
+                with_list(&cold.chain, |chain| chain.push(head));
+                cold.lone.set(core::ptr::null_mut());
+            }
         }
+        self.head.set(Some(block));
+        self.cur.set(next);
+        self.end.set(end);
+        self.count_block_change();
         // SAFETY: `p` points into a live block, so it is non-null.
         Ok(unsafe { NonNull::new_unchecked(p) })
     }
@@ -274,11 +363,10 @@ impl<'p> Bump<'p> {
     /// A block from the source that can hold `layout`, if the limit allows it.
     #[inline(always)]
     fn take_block(&self, layout: Layout) -> Result<Block, AllocError> {
-        let block = match self.limit.get() {
+        let block = match self.limit() {
             None => self.source.acquire(layout)?,
             Some(limit) => self.take_block_limited(limit, layout)?,
         };
-        self.reserved.set(self.reserved.get() + block.size());
         Ok(block)
     }
 
@@ -287,7 +375,7 @@ impl<'p> Bump<'p> {
     /// smaller block filling the room the limit leaves, if that still holds `layout`.
     #[cold]
     fn take_block_limited(&self, limit: usize, layout: Layout) -> Result<Block, AllocError> {
-        let held = self.reserved.get();
+        let held = self.reserved();
         let size = self.source.block_size_for(layout)?;
         if LimitKind::Scope.check(limit, held, size).is_ok() {
             return self.source.acquire(layout);
@@ -321,9 +409,11 @@ impl<'p> Bump<'p> {
         if self.is_tip(ptr, layout) {
             // S3 holds: the bytes are given up by their only user (caller).
             self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr()));
-        } else if ptr.as_ptr() == self.lone.get() {
+        } else if let Some(cold) = self.cold.get()
+            && ptr.as_ptr() == cold.lone.get()
+        {
             // SAFETY: forwarded from the caller.
-            unsafe { self.give_back_lone(ptr, layout) };
+            unsafe { self.give_back_lone(cold, ptr, layout) };
         }
     }
 
@@ -335,15 +425,15 @@ impl<'p> Bump<'p> {
     /// `ptr` is the lone allocation (S6), of `layout`, and its only user gives it up: not
     /// used afterwards.
     #[cold]
-    unsafe fn give_back_lone(&self, ptr: NonNull<u8>, layout: Layout) {
-        debug_assert!(ptr.as_ptr() == self.lone.get(), "not the lone allocation");
-        self.lone.set(core::ptr::null_mut());
-        let Some(block) = with_list(&self.chain, BlockList::pop) else {
+    unsafe fn give_back_lone(&self, cold: &Cold, ptr: NonNull<u8>, layout: Layout) {
+        debug_assert!(ptr.as_ptr() == cold.lone.get(), "not the lone allocation");
+        cold.lone.set(core::ptr::null_mut());
+        let Some(block) = with_list(&cold.chain, BlockList::pop) else {
             unreachable!("S6: the lone allocation's block is at the front of the chain")
         };
         let pad = ptr.as_ptr().addr() - block.data_start().addr();
-        self.retired.set(self.retired.get() - pad - layout.pad_to_align().size());
-        self.reserved.set(self.reserved.get() - block.size());
+        cold.sub_retired(pad + layout.pad_to_align().size());
+        cold.sub_reserved(block.size());
         // SAFETY: S2, S6: the block came from this source and held this allocation alone,
         // which its user gives up (caller); it was unlinked just above.
         unsafe { self.source.release(block) };
@@ -437,23 +527,31 @@ impl<'p> Bump<'p> {
     pub(crate) fn alloc_buffer(&self, layout: Layout) -> Result<(NonNull<u8>, usize), AllocError> {
         debug_assert!(layout.size() > self.standard_capacity(), "buffer fits a standard block");
         let size = block::dedicated_size(layout)?;
-        if let Some(limit) = self.limit.get() {
-            LimitKind::Scope.check(limit, self.reserved.get(), size)?;
+        if let Some(limit) = self.limit() {
+            LimitKind::Scope.check(limit, self.reserved(), size)?;
         }
+        let cold = self.cold()?;
         let block = self.source.acquire_dedicated(layout)?;
         let (data, bytes) = buffer_of(&block);
-        self.reserved.set(self.reserved.get() + block.size());
-        self.retired.set(self.retired.get() + bytes);
-        with_list(&self.buffers, |buffers| buffers.push(block));
+        cold.add_reserved(block.size());
+        cold.add_retired(bytes);
+        with_list(&cold.buffers, |buffers| buffers.push(block));
         Ok((data, bytes))
     }
 
     /// Whether `ptr` is the data start of one of this bump's buffer blocks.
     #[inline]
     pub(crate) fn is_buffer(&self, ptr: NonNull<u8>) -> bool {
-        with_list(&self.buffers, |buffers| {
-            !buffers.is_empty() && buffers.iter().any(|b| b.data_start() == ptr.as_ptr())
+        self.cold.get().is_some_and(|cold| {
+            with_list(&cold.buffers, |buffers| {
+                !buffers.is_empty() && buffers.iter().any(|b| b.data_start() == ptr.as_ptr())
+            })
         })
+    }
+
+    /// The cold part of a bump that has a buffer (made by [`alloc_buffer`](Self::alloc_buffer)).
+    fn cold_of_buffers(&self) -> &Cold {
+        self.cold.get().expect("a buffer is in its bump's buffer list")
     }
 
     /// Resizes a buffer from [`alloc_buffer`](Self::alloc_buffer) to hold `new_layout`
@@ -472,8 +570,9 @@ impl<'p> Bump<'p> {
     ) -> Result<(NonNull<u8>, usize), AllocError> {
         debug_assert!(new_layout.size() > self.standard_capacity(), "buffer fits a standard block");
         let size = block::dedicated_size(new_layout)?;
-        let keep = |block| with_list(&self.buffers, |buffers| buffers.push(block));
-        let Some(block) = with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
+        let cold = self.cold_of_buffers();
+        let keep = |block| with_list(&cold.buffers, |buffers| buffers.push(block));
+        let Some(block) = with_list(&cold.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
             unreachable!("a buffer is in its bump's buffer list")
         };
         let old_size = block.size();
@@ -483,8 +582,8 @@ impl<'p> Bump<'p> {
             keep(block);
             return Ok((old_data, old_bytes));
         }
-        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old_size))
-            && let Err(error) = LimitKind::Scope.check(limit, self.reserved.get(), more)
+        if let (Some(limit), Some(more)) = (self.limit(), size.checked_sub(old_size))
+            && let Err(error) = LimitKind::Scope.check(limit, self.reserved(), more)
         {
             keep(block);
             return Err(error);
@@ -498,9 +597,11 @@ impl<'p> Bump<'p> {
                 return Err(error);
             }
         };
-        self.reserved.set(self.reserved.get() - old_size + block.size());
+        cold.sub_reserved(old_size);
+        cold.add_reserved(block.size());
         let (data, bytes) = buffer_of(&block);
-        self.retired.set(self.retired.get() - old_bytes + bytes);
+        cold.sub_retired(old_bytes);
+        cold.add_retired(bytes);
         keep(block);
         Ok((data, bytes))
     }
@@ -512,11 +613,12 @@ impl<'p> Bump<'p> {
     /// `ptr` is the data start of a buffer of this bump, and nothing uses the buffer
     /// afterwards.
     pub(crate) unsafe fn free_buffer(&self, ptr: NonNull<u8>) {
-        let Some(block) = with_list(&self.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
+        let cold = self.cold_of_buffers();
+        let Some(block) = with_list(&cold.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
             unreachable!("a buffer is in its bump's buffer list")
         };
-        self.reserved.set(self.reserved.get() - block.size());
-        self.retired.set(self.retired.get() - buffer_of(&block).1);
+        cold.sub_reserved(block.size());
+        cold.sub_retired(buffer_of(&block).1);
         // SAFETY: S2, S5: the block came from this source (`alloc_buffer`), is unlinked
         // just above, and the caller no longer uses its data.
         unsafe { self.source.release(block) };
@@ -524,26 +626,34 @@ impl<'p> Bump<'p> {
 
     // ----- limits, counters, the end ----------------------------------------------------
 
+    #[inline]
     pub(crate) fn limit(&self) -> Option<usize> {
-        self.limit.get()
+        self.cold.get().and_then(|cold| cold.limit.get())
     }
 
     /// Sets the limit on bytes of blocks held. A current block nothing was allocated in,
     /// with no older block, goes back at once if the limit is below what is held, so a
     /// limit set right after creation holds from the first byte.
+    ///
+    /// The first limit makes the cold part, with `Box::new` (which aborts if the system
+    /// refuses its few words, as any infallible allocation does).
     pub(crate) fn set_limit(&self, limit: Option<usize>) {
-        self.limit.set(limit);
+        let cold = match (limit, self.cold.get()) {
+            (None, None) => return,
+            (_, Some(cold)) => cold,
+            (Some(_), None) => self.cold.get_or_init(|| Box::new(Cold::default())),
+        };
+        cold.limit.set(limit);
         let Some(limit) = limit else { return };
         let unused = self.with_head(|head| self.cur.get() == head.data_start()) == Some(true);
         if unused
-            && self.reserved.get() > limit
-            && with_list(&self.chain, |chain| chain.is_empty())
+            && self.reserved() > limit
+            && self.cold.get().is_none_or(|cold| with_list(&cold.chain, |chain| chain.is_empty()))
             && let Some(head) = self.head.take()
         {
             let sentinel = NonNull::<u8>::dangling().as_ptr();
             self.cur.set(sentinel);
             self.end.set(sentinel);
-            self.reserved.set(self.reserved.get() - head.size());
             self.count_block_change();
             // SAFETY: S2: nothing was allocated from the block (the cursor is at its start
             // and no older block exists, so nothing at all lives in the bump blocks), and
@@ -570,25 +680,28 @@ impl<'p> Bump<'p> {
         if let Some(current) = self.with_head(|head| info(BlockKind::Current, head, self.room())) {
             infos.push(current);
         }
-        with_list(&self.chain, |chain| {
-            infos.extend(chain.iter().map(|b| info(BlockKind::Retired, b, 0)));
-        });
-        with_list(&self.buffers, |buffers| {
-            infos.extend(buffers.iter().map(|b| info(BlockKind::Buffer, b, 0)));
-        });
+        if let Some(cold) = self.cold.get() {
+            with_list(&cold.chain, |chain| {
+                infos.extend(chain.iter().map(|b| info(BlockKind::Retired, b, 0)));
+            });
+            with_list(&cold.buffers, |buffers| {
+                infos.extend(buffers.iter().map(|b| info(BlockKind::Buffer, b, 0)));
+            });
+        }
         infos
     }
 
     pub(crate) fn stats(&self) -> BumpStats {
         let current =
             self.with_head(|head| self.cur.get().addr() - head.data_start().addr()).unwrap_or(0);
-        let blocks = usize::from(self.with_head(|_| ()).is_some())
-            + with_list(&self.chain, |chain| chain.len())
-            + with_list(&self.buffers, |buffers| buffers.len());
+        let older = self.cold.get().map_or(0, |cold| {
+            with_list(&cold.chain, |chain| chain.len())
+                + with_list(&cold.buffers, |buffers| buffers.len())
+        });
         BumpStats {
-            allocated_bytes: self.retired.get() + current,
-            reserved_bytes: self.reserved.get(),
-            blocks,
+            allocated_bytes: self.retired() + current,
+            reserved_bytes: self.reserved(),
+            blocks: usize::from(self.with_head(|_| ()).is_some()) + older,
         }
     }
 
@@ -601,13 +714,14 @@ impl<'p> Bump<'p> {
     /// scratch).
     #[inline]
     pub(crate) unsafe fn rewind(&mut self) {
-        if !self.chain.get_mut().is_empty() || !self.buffers.get_mut().is_empty() {
+        if let Some(cold) = self.cold.get_mut()
+            && !cold.is_empty()
+        {
             // SAFETY: forwarded from the caller.
             unsafe { self.release_retired() };
         }
         let Some(head) = self.head.get_mut() else { return };
         self.cur.set(head.data_start());
-        self.retired.set(0);
     }
 
     /// Records that the current block changed (see `block_changes`).
@@ -645,10 +759,7 @@ impl<'p> Bump<'p> {
             // handed out again).
             debug_assert!(mark.cur <= self.cur.get(), "the cursor never goes below a mark");
             self.cur.set(mark.cur);
-        } else if mark.cur == NonNull::<u8>::dangling().as_ptr()
-            && self.chain.get_mut().is_empty()
-            && self.buffers.get_mut().is_empty()
-        {
+        } else if mark.cur == NonNull::<u8>::dangling().as_ptr() && self.holds_one_block_at_most() {
             // SAFETY: a mark taken with no current block, and no retired or buffer block
             // now: those are never given back by code that cannot reach their values, so
             // the bump held none at the mark either, and everything it holds (the current
@@ -671,18 +782,19 @@ impl<'p> Bump<'p> {
     #[cold]
     #[inline(never)]
     unsafe fn release_retired(&mut self) {
-        self.lone.set(core::ptr::null_mut());
-        let mut older = self.chain.take();
+        let Some(cold) = self.cold.get_mut() else { return };
+        cold.lone.set(core::ptr::null_mut());
+        cold.reserved.set(0);
+        cold.retired.set(0);
+        let mut older = cold.chain.take();
+        older.prepend(cold.buffers.take());
         if !older.is_empty() {
             let head = self.head.get_mut().as_ref().map_or(0, Block::size);
             self.source
                 .grow_next_to(older.iter().map(Block::size).fold(head, usize::saturating_add));
         }
-        older.prepend(self.buffers.take());
         // SAFETY: S2: forwarded from the caller.
         unsafe { self.release_list(&mut older) };
-        let head_size = self.head.get_mut().as_ref().map_or(0, Block::size);
-        self.reserved.set(head_size);
     }
 
     /// Gives back every block of `list`.
@@ -703,7 +815,7 @@ impl Drop for Bump<'_> {
     #[inline]
     fn drop(&mut self) {
         let head = self.head.get_mut().take();
-        if self.chain.get_mut().is_empty() && self.buffers.get_mut().is_empty() {
+        if self.cold.get().is_none() {
             // The W1 case, inlined: at most the current block.
             if let Some(head) = head {
                 // SAFETY: S2: the bump is ending, and its owner guarantees nothing uses
@@ -728,8 +840,12 @@ impl Bump<'_> {
     #[cold]
     #[inline(never)]
     unsafe fn release_all(&mut self, head: Option<Block>) {
-        let mut blocks = self.chain.take();
-        blocks.prepend(self.buffers.take());
+        let mut blocks = BlockList::new();
+        // Out of the `ManuallyDrop`: freed when this returns (nothing else frees it).
+        if let Some(cold) = self.cold.take() {
+            blocks = cold.chain.take();
+            blocks.prepend(cold.buffers.take());
+        }
         if let Some(head) = head {
             blocks.push(head);
         }

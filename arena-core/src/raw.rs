@@ -60,6 +60,26 @@ pub(crate) fn allocate(layout: Layout) -> Option<NonNull<u8>> {
     NonNull::new(ptr)
 }
 
+/// `value` in a new `Box`, or `OutOfMemory` (with `value` dropped) when the global
+/// allocator refuses: `Box::new` would abort instead.
+pub(crate) fn try_box<T>(value: T) -> Result<alloc::boxed::Box<T>, crate::error::AllocError> {
+    let layout = Layout::new::<T>();
+    let Some(ptr) = allocate(layout) else {
+        return Err(crate::error::AllocError::OutOfMemory {
+            size: layout.size(),
+            align: layout.align(),
+        });
+    };
+    let ptr = ptr.cast::<T>().as_ptr();
+    // SAFETY: `ptr` is fresh memory of `T`'s layout (or dangling and aligned for a
+    // zero-sized `T`), so writing `value` there is in bounds and aligned.
+    unsafe { ptr.write(value) };
+    // SAFETY: the memory came from the global allocator with `Layout::new::<T>()` (none
+    // for a zero-sized `T`), as `Box` allocates it, and holds an initialised `T` owned
+    // by nothing else.
+    Ok(unsafe { alloc::boxed::Box::from_raw(ptr) })
+}
+
 /// Returns memory obtained from [`allocate`] (nothing, for a zero-sized layout).
 ///
 /// # Safety

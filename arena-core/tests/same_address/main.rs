@@ -1,10 +1,11 @@
 //! A block given back and a new one at the same address, inside `Scope::scoped`.
 //!
-//! `scoped` names the block its mark was taken in by where the block's data ends. Inside
-//! the closure, `set_limit` can give an unused current block back, and the next block may
-//! then come from the same address: with a smaller size it ends where the old one ended
-//! but starts higher, so moving the cursor back to the mark would put it below the new
-//! block, into memory the system allocator hands out again. On glibc that took a 64 MiB
+//! `scoped` must know whether the block its mark was taken in is still the current one
+//! (it once told by where the block's data ends; it now counts every change of the
+//! current block). Inside the closure, `set_limit` can give an unused current block
+//! back, and the next block may then come from the same address: with a smaller size it
+//! ends where the old one ended but starts higher, so moving the cursor back to the mark
+//! would put it below the new block, into memory the system allocator hands out again. On glibc that took a 64 MiB
 //! block (mmap places the smaller one at the top of the freed hole); here this binary's
 //! global allocator, a stack that reuses the newest freed bytes, makes it happen every
 //! time, natively and under Miri.
@@ -97,7 +98,13 @@ fn main() {
 }
 
 fn set_limit_inside_scoped_then_a_block_at_the_same_address() {
-    let mut arena = Arena::with_capacity(64 * 1024);
+    let mut arena = Arena::new();
+    // The first limit makes the arena's bookkeeping for more than one block: before the
+    // block, so that the block is the newest allocation and its bytes are reused.
+    arena.set_limit(Some(usize::MAX));
+    arena.set_limit(None);
+    arena.alloc_layout(Layout::from_size_align(64 * 1024, 1).expect("a layout"));
+    arena.reset(); // the block stays, unused
     let old = arena.blocks().next().expect("a block");
     let new = arena.scoped(|s| {
         s.set_limit(Some(0)); // the current block is unused: it goes back now
