@@ -812,7 +812,7 @@ impl<'p> Bump<'p> {
 
 impl Drop for Bump<'_> {
     /// Gives every block back: the current one first (a pool's next bump starts on it).
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         let head = self.head.get_mut().take();
         if self.cold.get().is_none() {
