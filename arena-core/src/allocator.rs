@@ -8,6 +8,11 @@
 //!   allocated in between never copies until its block is full.
 //! - Anything else "freed" stays until the scope ends (a bump arena frees nothing in the
 //!   middle); growing it copies to the tip.
+//! - An allocation larger than a standard block's data (a pool's block, or an arena's
+//!   first block) gets a *buffer block* of its own, as `ArenaVec` does: growing or
+//!   shrinking it reallocates that block (pages remapped, not copied), and freeing it, or
+//!   outgrowing it, gives the block back at once. So a vector or map that grows big in a
+//!   scope holds about its capacity, not every buffer it outgrew.
 //! - Safety across nesting: a child scope bumps in blocks of its own, so a collection of
 //!   the parent can never grow over a child's values, nor a child's over the parent's (the
 //!   problem of bump-scope's advisory GHSA-xhx6-q96x-pf9c cannot arise); the borrow of
@@ -22,21 +27,37 @@ use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 use crate::scope::Scope;
 
 // Why this impl keeps `Allocator`'s contract:
-// (1) blocks returned by `allocate` are fresh bump allocations of at least the requested
-// size and alignment, valid until the scope ends; every copy of `&Scope` borrows the
-// scope, so none outlives that memory; (2) moving or copying the `&Scope` does not move
-// the memory; (3) `deallocate`, `grow` and `shrink` only move the bump cursor back when
-// the block is the tip (`Scope::is_tip`), so they never hand out bytes in use.
-// SAFETY: (1) to (3) above.
+// (1) blocks returned by `allocate` are fresh bump allocations or buffer blocks of at
+// least the requested size and alignment, valid until the scope ends (or the buffer is
+// given back); every copy of `&Scope` borrows the scope, so none outlives that memory;
+// (2) moving or copying the `&Scope` does not move the memory; (3) `deallocate`, `grow`
+// and `shrink` only move the bump cursor back when the block is the tip
+// (`Scope::is_tip`), so they never hand out bytes in use; (4) an allocation is a buffer
+// block exactly when its size is above the standard capacity (`is_big`): `allocate`,
+// `grow` and `shrink` put every such size in a buffer and every other size in the bump,
+// and the caller passes a size the allocation fits (between the size asked for and the
+// size returned, both on the same side), so a buffer is resized or freed only as a
+// buffer, by the one collection that owns it (S5).
+// SAFETY: (1) to (4) above.
 unsafe impl Allocator for &Scope<'_> {
     #[inline]
     fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
+        if is_big(self, layout) {
+            return new_buffer(self, layout);
+        }
         let ptr = self.try_alloc_layout(layout).map_err(|_| ApiAllocError)?;
         Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
     }
 
     #[inline]
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        if is_big(self, layout) {
+            debug_assert!(self.bump().is_buffer(ptr), "(4): a big allocation is a buffer");
+            // SAFETY: (4): a big allocation is a buffer of this scope; the caller gives
+            // it up.
+            unsafe { self.bump().free_buffer(ptr) };
+            return;
+        }
         // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.
         unsafe { self.bump().give_back_tip(ptr, layout) };
     }
@@ -47,6 +68,11 @@ unsafe impl Allocator for &Scope<'_> {
         old_layout: Layout,
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        if is_big(self, new_layout) {
+            // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`,
+            // which is no larger than `new_layout`.
+            return unsafe { resize_to_buffer(self, ptr, old_layout, new_layout) };
+        }
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
         if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
@@ -80,6 +106,20 @@ unsafe impl Allocator for &Scope<'_> {
         old_layout: Layout,
         new_layout: Layout,
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        if is_big(self, new_layout) {
+            // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`,
+            // which is at least as large as `new_layout`, so big as well: a buffer (4).
+            return unsafe { resize_to_buffer(self, ptr, old_layout, new_layout) };
+        }
+        if is_big(self, old_layout) {
+            // Out of its buffer into the bump, and the buffer goes back.
+            // SAFETY: shrinking: `new_layout.size() <= old_layout.size()`; `ptr` is live.
+            let new = unsafe { relocate(*self, ptr, new_layout, new_layout.size()) }?;
+            // SAFETY: (4): the old allocation is a buffer of this scope, copied out just
+            // above; the caller uses only the new pointer from here on.
+            unsafe { self.bump().free_buffer(ptr) };
+            return Ok(new);
+        }
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
         if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
@@ -91,6 +131,57 @@ unsafe impl Allocator for &Scope<'_> {
         // SAFETY: shrinking means `new_layout.size() <= old_layout.size()`; `ptr` is live.
         unsafe { relocate(*self, ptr, new_layout, new_layout.size()) }
     }
+}
+
+/// Whether `layout` is too big for a standard block's data: such an allocation is a
+/// buffer block of its own (4).
+#[inline]
+fn is_big(scope: &Scope<'_>, layout: Layout) -> bool {
+    layout.size() > scope.bump().standard_capacity()
+}
+
+/// A new buffer block for a big `layout`, all its bytes offered to the caller.
+fn new_buffer(scope: &Scope<'_>, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
+    let (ptr, bytes) = scope.bump().alloc_buffer(layout).map_err(|_| ApiAllocError)?;
+    Ok(NonNull::slice_from_raw_parts(ptr, bytes))
+}
+
+/// `grow` or `shrink` to a big `new_layout`: the buffer is reallocated if `ptr` is one
+/// of the same alignment; otherwise the bytes move to a new buffer, and the old
+/// allocation goes back (a buffer at once, a bump allocation if it is the tip).
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of `old_layout` from `scope`; `new_layout` is big. On
+/// success the caller uses only the returned pointer.
+unsafe fn resize_to_buffer(
+    scope: &Scope<'_>,
+    ptr: NonNull<u8>,
+    old_layout: Layout,
+    new_layout: Layout,
+) -> Result<NonNull<[u8]>, ApiAllocError> {
+    let bump = scope.bump();
+    let old_is_buffer = is_big(scope, old_layout);
+    if old_is_buffer && old_layout.align() == new_layout.align() {
+        // SAFETY: (4): `ptr` is a buffer of this scope, of this alignment, and big
+        // `new_layout` keeps it a buffer; the caller moves to the returned pointer.
+        let (ptr, bytes) =
+            unsafe { bump.grow_buffer(ptr, new_layout) }.map_err(|_| ApiAllocError)?;
+        return Ok(NonNull::slice_from_raw_parts(ptr, bytes));
+    }
+    let new = new_buffer(scope, new_layout)?;
+    let keep = old_layout.size().min(new_layout.size());
+    // SAFETY: the new buffer is fresh, so it cannot overlap `ptr`; both hold `keep`
+    // bytes.
+    unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), new.cast::<u8>().as_ptr(), keep) };
+    if old_is_buffer {
+        // SAFETY: (4): a buffer of this scope, copied out; the caller gives it up.
+        unsafe { bump.free_buffer(ptr) };
+    } else {
+        // SAFETY: a live allocation of `old_layout` (caller), copied out and given up.
+        unsafe { bump.give_back_tip(ptr, old_layout) };
+    }
+    Ok(new)
 }
 
 /// Allocates `new_layout` from `alloc` and copies the first `keep` bytes of `ptr` there:

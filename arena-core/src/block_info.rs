@@ -23,7 +23,9 @@ pub enum BlockKind {
     /// until the scope ends or resets, and is never bumped into again.
     Retired,
     /// The block of its own that a growing [`ArenaVec`](crate::ArenaVec) or
-    /// [`ArenaString`](crate::ArenaString) moved into once it outgrew a standard block.
+    /// [`ArenaString`](crate::ArenaString) moved into once it outgrew a standard block,
+    /// or that an allocation through the scope's `Allocator` impl bigger than a standard
+    /// block got.
     Buffer,
 }
 

@@ -7,6 +7,7 @@
 )]
 #![expect(clippy::ref_as_ptr, reason = "tests read addresses to check alignment and overlap")]
 
+mod allocator_buffers;
 mod arena;
 mod arena_pool;
 mod arena_vec;
