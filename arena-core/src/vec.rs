@@ -285,12 +285,16 @@ impl<'s, T> ArenaVec<'s, T> {
     #[inline]
     #[track_caller]
     pub fn push(&mut self, value: T) {
-        if self.len == self.cap {
+        let len = self.len;
+        if len == self.cap {
             self.grow_for(1).unwrap_or_else(|e| fail(e));
         }
+        // The length is read before the element is written and not after: a byte
+        // store could alias it for all the compiler knows, and a reload would chain
+        // each push to the one before through memory.
         // SAFETY: A1, A2: `len < cap`: the slot is inside the buffer and uninitialised.
-        unsafe { self.slot(self.len).write(value) };
-        self.len += 1;
+        unsafe { self.slot(len).write(value) };
+        self.len = len + 1;
     }
 
     /// Appends `value`, or hands it back with the reason the vector could not grow.
@@ -311,14 +315,16 @@ impl<'s, T> ArenaVec<'s, T> {
     /// ```
     #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), TryAllocError<T>> {
-        if self.len == self.cap
+        let len = self.len;
+        if len == self.cap
             && let Err(error) = self.grow_for(1)
         {
             return Err(TryAllocError::new(error, value));
         }
+        // As in `push`: the length is not read again after the write.
         // SAFETY: A1, A2: `len < cap` now: the slot is inside the buffer, uninitialised.
-        unsafe { self.slot(self.len).write(value) };
-        self.len += 1;
+        unsafe { self.slot(len).write(value) };
+        self.len = len + 1;
         Ok(())
     }
 
