@@ -6,7 +6,8 @@
 //! thread (ideal: 2x; the goal: at least 1.7x).
 //!
 //! W1: scopes on a `SharedBlockPool` through a `LocalBlockPool` per job (the thread cache
-//! whose fast path takes no lock), a `BlockPool` per job, `Box` and bumpalo's `reset`.
+//! whose fast path takes no lock), a new scope per round or one per job with a
+//! `Scope::scoped` per round, a `BlockPool` per job, `Box` and bumpalo's `reset`.
 //! W4: arena-kit's `SyncPool` (sharded by thread), `Mutex<slab::Slab>`, `sharded_slab::Slab`,
 //! `Box` (malloc), and an unlocked `Pool` per job as the no-sharing reference. W3:
 //! arena-kit's `SyncSizeClassPool` (one lock), a `SizeClassPool` per job (unlocked, each
@@ -61,6 +62,17 @@ fn w1_shared(n: usize, two: bool) -> u64 {
     })
 }
 
+/// A scope per job on the shared pool, and a rewinding nested scope per round
+/// (`Scope::scoped`): the shape of bumpalo's reset per job.
+fn w1_shared_scoped(n: usize, two: bool) -> u64 {
+    let shared = SharedBlockPool::new();
+    jobs(two, |t| {
+        let local = shared.local();
+        let mut scope = local.scope();
+        w1_job(t, n, |i| scope.scoped(|s| *black_box(s.alloc(i))))
+    })
+}
+
 fn w1_pool_per_job(n: usize, two: bool) -> u64 {
     jobs(two, |t| {
         let pool = BlockPool::new();
@@ -87,6 +99,14 @@ fn w1_bumpalo_reset(n: usize, two: bool) -> u64 {
 pub const W1_CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit SharedBlockPool, 1 thread", run: |n| w1_shared(n, false) },
     Contender { name: "arena-kit SharedBlockPool, 2 threads", run: |n| w1_shared(n, true) },
+    Contender {
+        name: "arena-kit SharedBlockPool, Scope::scoped, 1 thread",
+        run: |n| w1_shared_scoped(n, false),
+    },
+    Contender {
+        name: "arena-kit SharedBlockPool, Scope::scoped, 2 threads",
+        run: |n| w1_shared_scoped(n, true),
+    },
     Contender { name: "arena-kit BlockPool per job, 1 thread", run: |n| w1_pool_per_job(n, false) },
     Contender { name: "arena-kit BlockPool per job, 2 threads", run: |n| w1_pool_per_job(n, true) },
     Contender { name: "Box, 1 thread", run: |n| w1_boxed(n, false) },
