@@ -787,12 +787,13 @@ impl<'p> Bump<'p> {
         cold.reserved.set(0);
         cold.retired.set(0);
         let mut older = cold.chain.take();
-        older.prepend(cold.buffers.take());
         if !older.is_empty() {
+            // The bump blocks of this cycle only: buffers are sized by their collections.
             let head = self.head.get_mut().as_ref().map_or(0, Block::size);
             self.source
                 .grow_next_to(older.iter().map(Block::size).fold(head, usize::saturating_add));
         }
+        older.prepend(cold.buffers.take());
         // SAFETY: S2: forwarded from the caller.
         unsafe { self.release_list(&mut older) };
     }

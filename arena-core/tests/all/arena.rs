@@ -37,6 +37,27 @@ fn reset_keeps_one_block() {
     assert_eq!(arena.alloc_str("again"), "again");
 }
 
+/// A reset sizes the next block by the bump blocks the cycle used, not by the buffer
+/// blocks of its collections: a big vector kept as a slice does not make every later
+/// cycle start with a block of its size.
+#[test]
+fn a_reset_after_a_big_buffer_does_not_grow_the_next_block_to_it() {
+    let mut arena = Arena::new();
+    let big = scaled(256 * 1024);
+    let mut v = arena_core::ArenaVec::with_capacity_in(big, &arena);
+    v.resize(big, 1_u8);
+    let slice = v.into_slice();
+    assert_eq!(slice.len(), big);
+    for i in 0..scaled(2_000) as u64 {
+        arena.alloc(i); // and a second bump block
+    }
+    arena.reset();
+    // Just past the kept block's room: the next block is the size the reset chose.
+    arena.alloc_slice_fill_copy(arena.block_room() / 8 + 1, 0_u64);
+    let largest = arena.blocks().map(|b| b.capacity).max().expect("blocks");
+    assert!(largest < big, "a block of {largest} bytes after a {big}-byte buffer");
+}
+
 /// A repeated cycle larger than an arena's largest growth step (1 MiB; under Miri a
 /// smaller cycle still crosses several blocks) settles in one block: after the first
 /// reset the arena takes one block sized for the whole cycle, which the next reset keeps,
