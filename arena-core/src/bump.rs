@@ -115,6 +115,10 @@ struct Cold {
     retired: Cell<usize>,
     /// The allocation alone in the block at the front of `chain`, or null (S6).
     lone: Cell<*mut u8>,
+    /// The bytes `lone` added to `retired` (its padding and size when it was allocated):
+    /// what giving it back subtracts, whatever layout its user names then (an
+    /// `Allocator` user may have shrunk it in place).
+    lone_bytes: Cell<usize>,
 }
 
 impl Cold {
@@ -150,6 +154,7 @@ impl Default for Cold {
             reserved: Cell::new(0),
             retired: Cell::new(0),
             lone: Cell::new(core::ptr::null_mut()),
+            lone_bytes: Cell::new(0),
         }
     }
 }
@@ -333,6 +338,7 @@ impl<'p> Bump<'p> {
                 with_list(&cold.chain, |chain| chain.push(block));
                 // S6: the block holds this allocation alone, at the front of `chain`.
                 cold.lone.set(p);
+                cold.lone_bytes.set(pad + layout.size());
                 // SAFETY: `p` points into a live block, so it is non-null.
                 return Ok(unsafe { NonNull::new_unchecked(p) });
             }
@@ -431,8 +437,12 @@ impl<'p> Bump<'p> {
         let Some(block) = with_list(&cold.chain, BlockList::pop) else {
             unreachable!("S6: the lone allocation's block is at the front of the chain")
         };
-        let pad = ptr.as_ptr().addr() - block.data_start().addr();
-        cold.sub_retired(pad + layout.pad_to_align().size());
+        debug_assert!(
+            ptr.as_ptr().addr() - block.data_start().addr() + layout.pad_to_align().size()
+                <= cold.lone_bytes.get(),
+            "a lone allocation given back with a layout larger than it was allocated with"
+        );
+        cold.sub_retired(cold.lone_bytes.get());
         cold.sub_reserved(block.size());
         // SAFETY: S2, S6: the block came from this source and held this allocation alone,
         // which its user gives up (caller); it was unlinked just above.
@@ -714,11 +724,14 @@ impl<'p> Bump<'p> {
     /// scratch).
     #[inline]
     pub(crate) unsafe fn rewind(&mut self) {
-        if let Some(cold) = self.cold.get_mut()
-            && !cold.is_empty()
-        {
-            // SAFETY: forwarded from the caller.
-            unsafe { self.release_retired() };
+        if let Some(cold) = self.cold.get_mut() {
+            if cold.is_empty() {
+                // Nothing held but the current block: nothing is retired either.
+                cold.retired.set(0);
+            } else {
+                // SAFETY: forwarded from the caller.
+                unsafe { self.release_retired() };
+            }
         }
         let Some(head) = self.head.get_mut() else { return };
         self.cur.set(head.data_start());

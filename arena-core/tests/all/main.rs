@@ -12,6 +12,7 @@ mod arena;
 mod arena_pool;
 mod arena_vec;
 mod block_pool;
+mod cold_part;
 mod collections;
 mod common;
 mod drops;

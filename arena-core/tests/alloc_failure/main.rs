@@ -100,6 +100,14 @@ const CASES: &[Case] = &[
     ("scope::collections_keep_their_contents", scope::collections_keep_their_contents),
     ("scope::large_requests_fail_alone", scope::large_requests_fail_alone),
     ("scope::limit_panics_say_so", scope::limit_panics_say_so),
+    (
+        "scope::the_cold_part_refused_for_a_second_block",
+        scope::the_cold_part_refused_for_a_second_block,
+    ),
+    (
+        "scope::the_cold_part_refused_for_a_buffer_and_a_lone_block",
+        scope::the_cold_part_refused_for_a_buffer_and_a_lone_block,
+    ),
     ("pools::typed_pools_hand_values_back", pools::typed_pools_hand_values_back),
     ("pools::derived_pools_hand_values_back", pools::derived_pools_hand_values_back),
     ("pools::block_pools_reserve_or_fail", pools::block_pools_reserve_or_fail),

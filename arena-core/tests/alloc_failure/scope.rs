@@ -229,3 +229,66 @@ pub(crate) fn limit_panics_say_so() {
     scope.set_limit(None);
     assert_eq!(scope.alloc(3_u8), &3);
 }
+
+#[track_caller]
+fn blocks_agree(s: &Scope<'_>) {
+    unarmed(|| {
+        let st = s.stats();
+        let blocks: Vec<_> = s.blocks().collect();
+        assert_eq!(st.blocks, blocks.len());
+        assert_eq!(st.reserved_bytes, blocks.iter().map(|b| b.size).sum::<usize>());
+    });
+}
+
+/// The one allocation a full scope on the pool's hot block makes for its second block
+/// is the cold part (the pool has cached blocks): refused, the error comes back, nothing
+/// changed, no block is lost, and the retry works.
+pub(crate) fn the_cold_part_refused_for_a_second_block() {
+    let pool = BlockPool::new();
+    pool.reserve(4).unwrap();
+    pool.scope().alloc(0_u8); // a hot block
+    let scope = pool.scope();
+    let cap = pool.block_capacity();
+    let first = scope.alloc_slice_fill_copy(cap - 8, 1_u8);
+    let before = scope.stats();
+    let live = pool.stats().live_blocks;
+    crate::injector::fail_nth(0);
+    let e = scope.try_alloc_slice_fill_copy(64, 2_u8).unwrap_err();
+    assert_eq!(crate::injector::disarm(), 1, "exactly one allocation was refused");
+    is_oom(e);
+    assert_eq!(scope.stats(), before);
+    assert_eq!(pool.stats().live_blocks, live, "no block taken and lost");
+    blocks_agree(&scope);
+    let second = scope.alloc_slice_fill_copy(64, 3_u8);
+    assert!(first.iter().all(|&b| b == 1) && second.iter().all(|&b| b == 3));
+    assert_eq!(scope.stats().blocks, 2);
+    blocks_agree(&scope);
+}
+
+/// Same for a vector's buffer block and a lone oversize block.
+pub(crate) fn the_cold_part_refused_for_a_buffer_and_a_lone_block() {
+    let pool = BlockPool::new();
+    pool.reserve(2).unwrap();
+    let scope = pool.scope();
+    scope.alloc(1_u64);
+    let bs = pool.block_size();
+    let mut v = ArenaVec::<u8>::new_in(&scope);
+    v.extend_from_slice(&[4; 100]);
+    crate::injector::fail_nth(0);
+    let e = v.try_reserve(2 * bs).unwrap_err();
+    assert_eq!(crate::injector::disarm(), 1);
+    is_oom(e);
+    assert!(v.len() == 100 && v.iter().all(|&b| b == 4));
+    blocks_agree(&scope);
+    crate::injector::fail_nth(0);
+    is_oom(scope.try_alloc_layout(Layout::from_size_align(3 * bs, 8).unwrap()).unwrap_err());
+    assert_eq!(crate::injector::disarm(), 1);
+    assert_eq!(scope.stats().blocks, 1);
+    blocks_agree(&scope);
+    v.reserve(2 * bs);
+    v.extend_from_slice(&[5; 10]);
+    assert_eq!(scope.stats().blocks, 2);
+    drop(v);
+    assert_eq!(scope.stats().blocks, 1);
+    blocks_agree(&scope);
+}
