@@ -20,8 +20,8 @@
 //!
 //! A bump that never needs more than its current block (a scope made per request, W1)
 //! should cost no more than its cursor: such a scope is bound by the stores that build
-//! and tear it down. So the bump itself is seven words (cursor, end, current block,
-//! source, a count of block changes, a pointer), and everything only a bigger bump needs
+//! and tear it down. So the bump itself is seven words on a 64-bit target (cursor, end,
+//! current block, source, a 64-bit count of block changes, a pointer), and everything only a bigger bump needs
 //! (older blocks, buffer blocks, their byte counts, the limit) lives in a [`Cold`] part
 //! behind that pointer, allocated the first time it is needed (a second block, a
 //! buffer, a limit) and kept until the bump ends.
@@ -76,10 +76,10 @@ use crate::source::Source;
 
 /// A bump allocator over blocks from a [`Source`]; see the module docs.
 ///
-/// Seven words: what a bump on one block uses. Everything else (older blocks, buffer
-/// blocks, their counters) is in [`Cold`], made the first time it is needed, so that a
-/// new bump stores seven words and not fifteen: a scope made and dropped per request
-/// is bound by its stores.
+/// Seven words on a 64-bit target: what a bump on one block uses. Everything else
+/// (older blocks, buffer blocks, their counters, the limit) is in [`Cold`], made the
+/// first time it is needed, so that a new bump stores seven words and not fifteen: a
+/// scope made and dropped per request is bound by its stores.
 pub(crate) struct Bump<'p> {
     /// Next free byte of the current block.
     cur: Cell<*mut u8>,
@@ -91,8 +91,8 @@ pub(crate) struct Bump<'p> {
     source: Source<'p>,
     /// Older blocks, buffer blocks and the limit, once there were any (none: empty
     /// lists, zero counters, no limit). `Drop` takes the box out and frees it on its
-    /// out-of-line path, so the drop of a bump on one block frees nothing and calls
-    /// nothing but the source's release.
+    /// out-of-line path, so the drop of a bump that never made its cold part frees
+    /// nothing and calls nothing but the source's release.
     cold: ManuallyDrop<OnceCell<Box<Cold>>>,
     /// Times the current block changed: replaced by a new one, installed where there was
     /// none, or given back with nothing in its place ([`set_limit`](Self::set_limit)). A
@@ -428,8 +428,9 @@ impl<'p> Bump<'p> {
     ///
     /// # Safety
     ///
-    /// `ptr` is the lone allocation (S6), of `layout`, and its only user gives it up: not
-    /// used afterwards.
+    /// `ptr` is the lone allocation (S6), of `layout` or of a smaller layout it was
+    /// shrunk to in place (the counts use what was allocated, `lone_bytes`), and its only
+    /// user gives it up: not used afterwards.
     #[cold]
     unsafe fn give_back_lone(&self, cold: &Cold, ptr: NonNull<u8>, layout: Layout) {
         debug_assert!(ptr.as_ptr() == cold.lone.get(), "not the lone allocation");
@@ -783,8 +784,8 @@ impl<'p> Bump<'p> {
 
     /// Gives back every block but the current one.
     ///
-    /// An arena (blocks from the system) also sizes its next block to hold everything
-    /// this cycle held, so that a next cycle of the same size takes at most one more
+    /// An arena (blocks from the system) also sizes its next block to hold every bump
+    /// block this cycle held (buffer blocks are sized by their collections), so that a next cycle of the same size takes at most one more
     /// block, which the reset after it keeps: as bumpalo's doubling chunks converge on
     /// one chunk that fits a repeated cycle, instead of taking and freeing the same
     /// blocks every cycle.

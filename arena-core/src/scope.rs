@@ -1361,6 +1361,10 @@ impl<'p> Scope<'p> {
     /// may have started with (see [`BlockPool::scope`](crate::BlockPool::scope)) if the limit is below it, so a
     /// limit set right after creation holds from the first byte.
     ///
+    /// The first limit set on a scope allocates the scope's bookkeeping for more than one
+    /// block (a few words, which a scope also makes when it takes a second block) with the
+    /// global allocator; like `Box::new`, this aborts if the system refuses them.
+    ///
     /// # Examples
     ///
     /// ```
