@@ -113,12 +113,8 @@ unsafe impl Allocator for &Scope<'_> {
         }
         if is_big(self, old_layout) {
             // Out of its buffer into the bump, and the buffer goes back.
-            // SAFETY: shrinking: `new_layout.size() <= old_layout.size()`; `ptr` is live.
-            let new = unsafe { relocate(*self, ptr, new_layout, new_layout.size()) }?;
-            // SAFETY: (4): the old allocation is a buffer of this scope, copied out just
-            // above; the caller uses only the new pointer from here on.
-            unsafe { self.bump().free_buffer(ptr) };
-            return Ok(new);
+            // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
+            return unsafe { move_out(self, ptr, old_layout, new_layout) };
         }
         // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
         if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
@@ -160,27 +156,38 @@ unsafe fn resize_to_buffer(
     old_layout: Layout,
     new_layout: Layout,
 ) -> Result<NonNull<[u8]>, ApiAllocError> {
-    let bump = scope.bump();
-    let old_is_buffer = is_big(scope, old_layout);
-    if old_is_buffer && old_layout.align() == new_layout.align() {
+    if is_big(scope, old_layout) && old_layout.align() == new_layout.align() {
         // SAFETY: (4): `ptr` is a buffer of this scope, of this alignment, and big
         // `new_layout` keeps it a buffer; the caller moves to the returned pointer.
         let (ptr, bytes) =
-            unsafe { bump.grow_buffer(ptr, new_layout) }.map_err(|_| ApiAllocError)?;
+            unsafe { scope.bump().grow_buffer(ptr, new_layout) }.map_err(|_| ApiAllocError)?;
         return Ok(NonNull::slice_from_raw_parts(ptr, bytes));
     }
-    let new = new_buffer(scope, new_layout)?;
+    // SAFETY: forwarded from the caller.
+    unsafe { move_out(scope, ptr, old_layout, new_layout) }
+}
+
+/// Moves an allocation to a new one of `new_layout` (a buffer if big, (4)), keeping what
+/// fits of its bytes, and gives the old one back as `deallocate` does (a buffer at once,
+/// a bump allocation if it is the tip).
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of `old_layout` from `scope`. On success the caller uses
+/// only the returned pointer.
+unsafe fn move_out(
+    scope: &Scope<'_>,
+    ptr: NonNull<u8>,
+    old_layout: Layout,
+    new_layout: Layout,
+) -> Result<NonNull<[u8]>, ApiAllocError> {
     let keep = old_layout.size().min(new_layout.size());
-    // SAFETY: the new buffer is fresh, so it cannot overlap `ptr`; both hold `keep`
-    // bytes.
-    unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), new.cast::<u8>().as_ptr(), keep) };
-    if old_is_buffer {
-        // SAFETY: (4): a buffer of this scope, copied out; the caller gives it up.
-        unsafe { bump.free_buffer(ptr) };
-    } else {
-        // SAFETY: a live allocation of `old_layout` (caller), copied out and given up.
-        unsafe { bump.give_back_tip(ptr, old_layout) };
-    }
+    // SAFETY: `ptr` is live with `old_layout.size() >= keep` bytes, `keep` fits the new
+    // layout.
+    let new = unsafe { relocate(scope, ptr, new_layout, keep) }?;
+    // SAFETY: a live allocation of `old_layout` from `scope` (caller), copied out above;
+    // the caller uses only the new pointer from here on.
+    unsafe { scope.deallocate(ptr, old_layout) };
     Ok(new)
 }
 

@@ -21,10 +21,10 @@
 //! A bump that never needs more than its current block (a scope made per request, W1)
 //! should cost no more than its cursor: such a scope is bound by the stores that build
 //! and tear it down. So the bump itself is seven words on a 64-bit target (cursor, end,
-//! current block, source, a 64-bit count of block changes, a pointer), and everything only a bigger bump needs
-//! (older blocks, buffer blocks, their byte counts, the limit) lives in a [`Cold`] part
-//! behind that pointer, allocated the first time it is needed (a second block, a
-//! buffer, a limit) and kept until the bump ends.
+//! current block, source, a 64-bit count of block changes, a pointer), and everything
+//! only a bigger bump needs (older blocks, buffer blocks, their byte counts, the limit)
+//! lives in a [`Cold`] part behind that pointer, allocated the first time it is needed
+//! (a second block, a buffer, a limit) and kept until the bump ends.
 //!
 //! # Its lifetime
 //!
@@ -646,13 +646,16 @@ impl<'p> Bump<'p> {
     /// with no older block, goes back at once if the limit is below what is held, so a
     /// limit set right after creation holds from the first byte.
     ///
-    /// The first limit makes the cold part, with `Box::new` (which aborts if the system
-    /// refuses its few words, as any infallible allocation does).
+    /// The first limit makes the cold part, and aborts (as `Box::new` does) if the system
+    /// refuses its few words.
     pub(crate) fn set_limit(&self, limit: Option<usize>) {
         let cold = match (limit, self.cold.get()) {
             (None, None) => return,
             (_, Some(cold)) => cold,
-            (Some(_), None) => self.cold.get_or_init(|| Box::new(Cold::default())),
+            // As `Box::new` would: the documented abort of an infallible allocation.
+            (Some(_), None) => self
+                .cold()
+                .unwrap_or_else(|_| alloc::alloc::handle_alloc_error(Layout::new::<Cold>())),
         };
         cold.limit.set(limit);
         let Some(limit) = limit else { return };
