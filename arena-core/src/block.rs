@@ -63,6 +63,21 @@ pub(crate) struct Block(NonNull<BlockHeader>);
 // which holds only empty blocks).
 unsafe impl Send for Block {}
 
+/// The address of a block whose `Block` was given up with [`Block::into_addr`]: a plain
+/// value to keep and compare, which only [`Block::from_addr`] turns back into the owning
+/// `Block`. It reads nothing and frees nothing by itself.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct BlockAddr(NonNull<BlockHeader>);
+
+impl BlockAddr {
+    /// An address no block has (dangling: a block is a live allocation).
+    pub(crate) const NONE: BlockAddr = BlockAddr(NonNull::dangling());
+}
+
+// SAFETY: a `BlockAddr` gives no access to the block: using it takes `Block::from_addr`,
+// whose caller must hold the ownership the address stands for, and a `Block` is `Send`.
+unsafe impl Send for BlockAddr {}
+
 /// Bytes of a block aligned to `align` that come before its data.
 #[inline]
 const fn data_offset(align: usize) -> usize {
@@ -123,6 +138,31 @@ impl Block {
         // aligned to `align >= align_of::<BlockHeader>()`, so a header fits at its start.
         unsafe { header.write(BlockHeader { next: None, size, align }) };
         Ok(Block(header))
+    }
+
+    /// Gives up the `Block` but not the allocation: whoever keeps the address owns the
+    /// block, and takes it back with [`from_addr`](Self::from_addr).
+    #[inline]
+    pub(crate) fn into_addr(self) -> BlockAddr {
+        BlockAddr(self.0)
+    }
+
+    /// The block's address, to compare with a kept [`BlockAddr`].
+    #[inline]
+    pub(crate) fn addr(&self) -> BlockAddr {
+        BlockAddr(self.0)
+    }
+
+    /// The `Block` whose ownership [`into_addr`](Self::into_addr) gave up.
+    ///
+    /// # Safety
+    ///
+    /// `addr` came from `into_addr`, and the caller holds the ownership given up with it:
+    /// no `Block` for that allocation exists now and none was made from `addr` since
+    /// (B1: one `Block` per live allocation).
+    #[inline]
+    pub(crate) unsafe fn from_addr(addr: BlockAddr) -> Block {
+        Block(addr.0)
     }
 
     /// Returns the block to the system.

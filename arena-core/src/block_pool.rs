@@ -11,7 +11,9 @@
 //! - A request that does not fit a standard block gets a dedicated block sized (and
 //!   aligned) for it; it goes back to the system when its scope ends, never to the cache.
 //! - The cache is a [`BlockList`] threaded through the blocks' own headers (no side
-//!   allocation, O(1) take and give back) plus a "hot" slot for the block given back last.
+//!   allocation, O(1) take and give back) plus a "hot" slot ([`HotSlot`]) for the next
+//!   scope to start on: it lends its block and keeps the address, so the block's return
+//!   is recognised by address and costs a flag store.
 //! - `max_free` caps how many blocks the cache keeps (APR's `max_free`); [`trim`] gives the
 //!   whole cache back; [`set_limit`] caps the bytes held from the system, live and cached.
 //! - Unlocked: all state is in `Cell`s, so the pool is `!Sync` and pays nothing for
@@ -27,15 +29,20 @@
 //! # Invariants
 //!
 //! - **(P1) Cached blocks hold no values**: the hot slot and the list hold only empty
-//!   standard blocks of `block_size` bytes, owned by the cache (a [`Block`] is owned).
+//!   standard blocks of `block_size` bytes, owned by the cache (a [`Block`] is owned;
+//!   the hot slot owns its block while it is not lent, H1).
 //! - **(P2) The counters describe the blocks**: `standard_total` counts standard blocks
 //!   obtained and not yet freed or given upstream (live + cached), `dedicated_live` and
 //!   `dedicated_bytes` the dedicated blocks handed out and not yet released.
 //! - **(P3) The hot slot never raises the peak**: it is filled only by a release and
 //!   emptied by the next acquisition of any kind (a dedicated acquisition moves it to the
 //!   list first), so taking it back only undoes that release.
-//! - **(P4) The cache never holds more than `max_free` blocks**, the hot slot included:
-//!   a release fills the hot slot only while the list is shorter than `max_free`.
+//! - **(P4) The cache never holds more than `max_free` blocks**, the hot slot included,
+//!   and the hot block lent to a scope keeps its place: the list's length plus one for
+//!   a [reserved](HotSlot::reserved) slot is at most `max_free`. So the lent block's
+//!   return needs no check, and a block listed or put in an empty slot needs a free
+//!   place; lowering `max_free` (or [`reserve`](BlockPool::reserve), which may need the
+//!   place) makes the slot give up a lent block's place.
 //!
 //! [`trim`]: BlockPool::trim
 //! [`set_limit`]: BlockPool::set_limit
@@ -48,6 +55,7 @@ use core::fmt;
 
 use crate::block::{self, BLOCK_ALIGN, Block, BlockList, HEADER};
 use crate::error::{AllocError, LimitKind};
+use crate::hot_slot::HotSlot;
 use crate::raw;
 
 /// Bytes of a standard block of [`BlockPool::new`]: two pages less the system
@@ -84,8 +92,9 @@ pub(crate) trait Upstream: Sync {
 pub(crate) struct BlockCache<'s> {
     /// The most recently given-back block: the next scope takes it without touching any
     /// list or counter, which is what makes a W1 scope (one block, taken and given back)
-    /// cost a load and a store at each end. Counts as cached (P1, P3).
-    hot: Cell<Option<Block>>,
+    /// cost a few loads and a store of a flag at each end. Counts as cached while it is
+    /// not lent out (P1, P3).
+    hot: HotSlot,
     /// The rest of the cache (P1).
     free: Cell<BlockList>,
     block_size: usize,
@@ -116,7 +125,7 @@ pub(crate) struct BlockCache<'s> {
 /// # Cost
 ///
 /// A scope that fits one block takes the block the last scope gave back and gives it
-/// back when it ends: a load and a store at each end, no system call. A block request
+/// back when it ends: a few loads and the store of a flag at each end, no system call. A block request
 /// past the cache is one system allocation; the cache is a list through the blocks'
 /// own headers, so keeping blocks costs no memory beyond them.
 ///
@@ -428,7 +437,7 @@ impl<'s> BlockCache<'s> {
         upstream: Option<&'s dyn Upstream>,
     ) -> Self {
         BlockCache {
-            hot: Cell::new(None),
+            hot: HotSlot::new(),
             free: Cell::new(BlockList::new()),
             block_size,
             max_free: Cell::new(max_free),
@@ -462,14 +471,22 @@ impl<'s> BlockCache<'s> {
 
     pub(crate) fn set_max_free(&self, max_free: usize) {
         self.max_free.set(max_free);
-        while self.cached() > max_free {
-            self.free_one_cached();
+        while self.places_used() > max_free {
+            if !self.free_one_cached() {
+                // Only the place of a lent block is left to give up (P4).
+                self.hot.unreserve();
+            }
         }
     }
 
     pub(crate) fn reserve(&self, blocks: usize) -> Result<(), AllocError> {
         if self.max_free.get() < blocks {
             self.max_free.set(blocks);
+        }
+        if !self.hot.holds() {
+            // P4: the new blocks may need the place a lent block keeps; it is given
+            // back like any other when it comes back.
+            self.hot.unreserve();
         }
         while self.cached() < blocks {
             let block = self.new_standard_block()?;
@@ -516,10 +533,14 @@ impl<'s> BlockCache<'s> {
     /// Blocks in the cache: the list and the hot slot.
     #[inline]
     fn cached(&self) -> usize {
-        let hot = self.hot.take();
-        let in_hot = usize::from(hot.is_some());
-        self.hot.set(hot);
-        self.with_free(|free| free.len()) + in_hot
+        self.with_free(|free| free.len()) + usize::from(self.hot.holds())
+    }
+
+    /// Places of the cache in use (P4): the list, and the hot slot if it owns a block
+    /// or keeps the place of the one it lent.
+    #[inline]
+    fn places_used(&self) -> usize {
+        self.with_free(|free| free.len()) + usize::from(self.hot.reserved())
     }
 
     /// Bytes held now, live and cached.
@@ -533,7 +554,7 @@ impl<'s> BlockCache<'s> {
     pub(crate) fn acquire(&self, layout: Layout) -> Result<Block, AllocError> {
         if block::fits_standard(layout, self.block_size) {
             // No counter changes: the hot block never raises the peak (P3).
-            match self.hot.take() {
+            match self.hot.lend() {
                 Some(block) => Ok(block),
                 None => self.acquire_standard_slow(),
             }
@@ -545,7 +566,7 @@ impl<'s> BlockCache<'s> {
     /// The hot block, if there is one, for a new scope to start with (P3: no peak).
     #[inline(always)]
     pub(crate) fn take_hot(&self) -> Option<Block> {
-        self.hot.take()
+        self.hot.lend()
     }
 
     /// A standard block from the list, the upstream or the system; the hot slot is empty.
@@ -656,14 +677,46 @@ impl<'s> BlockCache<'s> {
     /// handed to the next scope at once).
     #[inline(always)]
     pub(crate) unsafe fn release(&self, block: Block) {
+        // SAFETY: forwarded from the caller.
+        if let Err(block) = unsafe { self.release_hot(block) } {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.release_other(block) };
+        }
+    }
+
+    /// Takes back the hot block from the scope it was lent to, or hands `block` back if
+    /// it is another: the part of [`release`](Self::release) a scope's drop inlines.
+    /// The lent block's place in the cache was kept (P4), and its address says it is a
+    /// standard block of this cache, so nothing else is checked.
+    ///
+    /// # Safety
+    ///
+    /// As [`release`](Self::release).
+    #[inline(always)]
+    pub(crate) unsafe fn release_hot(&self, block: Block) -> Result<(), Block> {
+        self.hot.take_back(block)
+    }
+
+    /// The rest of [`release`](Self::release): a block other than the lent hot one.
+    ///
+    /// # Safety
+    ///
+    /// As [`release`](Self::release).
+    #[inline(never)]
+    unsafe fn release_other(&self, block: Block) {
         if block.size() == self.block_size && block.align() == BLOCK_ALIGN {
-            let hot = self.hot.take();
-            // P4: the hot slot is one more cached block, so the list must leave room.
-            if hot.is_none() && self.with_free(|free| free.len()) < self.max_free.get() {
-                self.hot.set(Some(block));
-                return;
-            }
-            self.hot.set(hot);
+            // P4: a slot waiting for a lent block passes its place on; an empty slot
+            // needs a free place.
+            let fits = !self.hot.holds()
+                && (self.hot.reserved() || self.places_used() < self.max_free.get());
+            let block = if fits {
+                match self.hot.put(block) {
+                    Ok(()) => return,
+                    Err(block) => block,
+                }
+            } else {
+                block
+            };
             // SAFETY: forwarded from the caller.
             unsafe { self.release_standard_slow(block) };
         } else {
@@ -679,7 +732,7 @@ impl<'s> BlockCache<'s> {
     /// As [`release`](Self::release), for a standard block.
     #[inline(never)]
     unsafe fn release_standard_slow(&self, block: Block) {
-        if self.cached() < self.max_free.get() {
+        if self.places_used() < self.max_free.get() {
             self.with_free(|free| free.push(block));
             return;
         }
@@ -712,10 +765,10 @@ impl<'s> BlockCache<'s> {
     }
 
     /// Gives one cached block away, from the list first, then the hot slot: to the
-    /// upstream for a thread's cache, else to the system.
-    fn free_one_cached(&self) {
+    /// upstream for a thread's cache, else to the system. `false` if none was cached.
+    fn free_one_cached(&self) -> bool {
         let Some(block) = self.with_free(BlockList::pop).or_else(|| self.hot.take()) else {
-            return;
+            return false;
         };
         self.standard_total.set(self.standard_total.get() - 1);
         match self.upstream {
@@ -729,6 +782,7 @@ impl<'s> BlockCache<'s> {
             // SAFETY: a cached block, unlinked just now, holding no values (P1).
             None => unsafe { block.free() },
         }
+        true
     }
 
     /// A new standard block (through the upstream for a thread's cache, so that it is

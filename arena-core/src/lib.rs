@@ -132,6 +132,7 @@ mod collection_macros;
 mod drop_list;
 mod error;
 mod handle;
+mod hot_slot;
 mod key_pool;
 #[cfg(all(test, loom))]
 mod loom_models;

@@ -232,3 +232,99 @@ fn the_peak_is_never_below_the_live_blocks_whatever_the_order() {
         }
     }
 }
+
+/// The address of a scope's first `u64`: which block it started on.
+fn first_value_address(scope: &arena_core::Scope<'_>) -> usize {
+    core::ptr::from_ref(scope.alloc(0_u64)).addr()
+}
+
+#[test]
+fn a_block_given_back_while_the_hot_one_is_lent_takes_the_slot() {
+    let pool = BlockPool::new();
+    let hot = first_value_address(&pool.scope());
+    let a = pool.scope();
+    let b = pool.scope(); // the hot block is lent to `a`: `b` starts on a new one
+    let (in_a, in_b) = (first_value_address(&a), first_value_address(&b));
+    assert_eq!(in_a, hot);
+    assert_ne!(in_b, hot);
+    drop(b); // the slot owns no block while `a` has it: `b`'s takes it
+    assert_eq!(pool.stats().cached_blocks, 1);
+    drop(a); // the slot is taken: listed
+    assert_eq!(pool.stats().cached_blocks, 2);
+    assert_eq!(first_value_address(&pool.scope()), in_b);
+    let c = pool.scope();
+    let d = pool.scope(); // from the list
+    assert_eq!((first_value_address(&c), first_value_address(&d)), (in_b, in_a));
+    assert_eq!(pool.stats().system_allocations, 2);
+}
+
+#[test]
+fn a_long_lived_scope_leaves_the_hot_slot_to_the_next_block() {
+    // As for a scope forgotten with `mem::forget`, whose block never comes back (a real
+    // leak, which Miri would report), until the very end.
+    let pool = BlockPool::new();
+    let long_lived = pool.scope();
+    long_lived.alloc(1_u8);
+    for i in 0..scaled(1000) {
+        let scope = pool.scope();
+        assert_eq!(*scope.alloc(i), i);
+    }
+    let stats = pool.stats();
+    // One new block serves every later scope through the slot.
+    assert_eq!(stats.system_allocations, 2);
+    assert_eq!((stats.live_blocks, stats.cached_blocks), (1, 1));
+    drop(long_lived); // the slot holds the other block: listed
+    let stats = pool.stats();
+    assert_eq!((stats.live_blocks, stats.cached_blocks, stats.system_allocations), (0, 2, 2));
+}
+
+#[test]
+fn trim_and_max_free_leave_a_lent_hot_block_to_its_scope() {
+    let pool = BlockPool::new();
+    pool.scope().alloc(1_u8);
+    let scope = pool.scope();
+    scope.alloc(2_u8); // the hot block, lent
+    assert_eq!(pool.trim(), 0);
+    pool.set_max_free(0);
+    assert_eq!(*scope.alloc(3_u8), 3);
+    drop(scope); // no room in the cache: freed
+    let stats = pool.stats();
+    assert_eq!((stats.live_blocks, stats.cached_blocks), (0, 0));
+    pool.set_max_free(usize::MAX);
+    let scope = pool.scope();
+    scope.alloc(4_u8);
+    drop(scope);
+    assert_eq!(pool.stats().cached_blocks, 1);
+}
+
+#[test]
+fn a_full_cache_frees_the_lent_block_when_it_comes_back() {
+    let pool = BlockPool::new();
+    pool.set_max_free(1);
+    pool.scope().alloc(1_u8); // one block, in the slot
+    let a = pool.scope(); // lent the hot block
+    let b = pool.scope();
+    b.alloc(2_u8); // a second block
+    a.alloc(3_u8);
+    drop(b); // the cache takes it: one cached block, the most it may hold
+    drop(a); // the lent block: no room left, so it is freed
+    let stats = pool.stats();
+    assert_eq!((stats.live_blocks, stats.cached_blocks, stats.system_allocations), (0, 1, 2));
+    let c = pool.scope();
+    c.alloc(4_u8);
+    assert_eq!(pool.stats().system_allocations, 2);
+}
+
+#[test]
+fn reserve_while_the_hot_block_is_lent_keeps_the_cache_within_max_free() {
+    let pool = BlockPool::new();
+    pool.set_max_free(1);
+    pool.scope().alloc(1_u8); // one block, in the slot
+    let scope = pool.scope(); // lent: the slot keeps its place
+    scope.alloc(2_u8);
+    pool.reserve(2).unwrap(); // max_free 2, two new blocks listed: the place is given up
+    assert_eq!((pool.max_free(), pool.stats().cached_blocks), (2, 2));
+    drop(scope); // no place left for it: freed
+    let stats = pool.stats();
+    assert_eq!((stats.live_blocks, stats.cached_blocks, stats.system_allocations), (0, 2, 3));
+}
