@@ -835,24 +835,26 @@ impl Drop for Bump<'_> {
     #[inline(always)]
     fn drop(&mut self) {
         // SAFETY: `drop` runs once, and nothing reads `head` after it: the bump ends here.
-        let head = unsafe { ManuallyDrop::take(&mut self.head) }.into_inner();
+        let mut head = unsafe { ManuallyDrop::take(&mut self.head) }.into_inner();
         if self.cold.get().is_none() {
-            // The W1 case, inlined: at most the current block.
-            if let Some(head) = head {
-                // SAFETY: S2: the bump is ending, and its owner guarantees nothing uses
-                // its memory any more (a scope's values borrow it, its destructors ran).
-                unsafe { self.source.release(head) };
+            // The W1 case, inlined: at most the current block, the pool's hot one.
+            let Some(block) = head else { return };
+            // SAFETY: S2: the bump is ending, and its owner guarantees nothing uses its
+            // memory any more (a scope's values borrow it, its destructors ran).
+            match unsafe { self.source.release_hot(block) } {
+                Ok(()) => return,
+                Err(block) => head = Some(block),
             }
-        } else {
-            // SAFETY: S2: as above, for every block.
-            unsafe { self.release_all(head) };
         }
+        // SAFETY: S2: as above, for every block.
+        unsafe { self.release_all(head) };
     }
 }
 
 impl Bump<'_> {
-    /// The drop of a bump that holds more than its current block, out of line so that
-    /// the common drop (one block back to the pool's hot slot) inlines into the scope's.
+    /// The drop of a bump that holds more than its current block, or whose current
+    /// block is not a pool's hot one: out of line, so that the common drop (the hot
+    /// block back to its slot) inlines into the scope's.
     ///
     /// # Safety
     ///

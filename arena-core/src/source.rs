@@ -163,6 +163,21 @@ impl<'p> Source<'p> {
         }
     }
 
+    /// Gives back a pool's hot block to the slot it was lent from; hands any other block
+    /// (and every block of a system source) back, for [`release`](Self::release).
+    ///
+    /// # Safety
+    ///
+    /// As [`release`](Self::release).
+    #[inline(always)]
+    pub(crate) unsafe fn release_hot(&self, block: Block) -> Result<(), Block> {
+        match self {
+            // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.
+            Source::Pool(pool) => unsafe { pool.release_hot(block) },
+            Source::System(_) => Err(block),
+        }
+    }
+
     /// Gives a block back.
     ///
     /// # Safety
