@@ -41,6 +41,18 @@ fn main() -> ExitCode {
                 }
             };
         }
+        Ok(args::Command::Once(task)) => {
+            return match child::once(&task) {
+                Ok(checksum) => {
+                    println!("{checksum}");
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::from(2);

@@ -1,6 +1,6 @@
 //! The report binary end to end: a `--quick` run at a tiny size writes a valid SVG chart
 //! and a JSON file of the figures; each row comes from a child process of its own; bad
-//! arguments are refused with a message.
+//! arguments are refused with a message; `--once` runs one contender untimed.
 
 use std::process::Command;
 
@@ -235,7 +235,20 @@ fn an_unknown_workload_or_option_is_an_error_with_a_message() {
 fn help_explains_the_options() {
     let output = report().arg("--help").output().expect("the report runs");
     let text = String::from_utf8_lossy(&output.stdout);
-    for option in ["--quick", "--only", "--runs", "--out", "--scale"] {
+    for option in ["--quick", "--only", "--runs", "--out", "--scale", "--once"] {
         assert!(text.contains(option), "{option} in --help");
     }
+}
+
+#[test]
+fn once_runs_one_contender_untimed_and_prints_its_checksum() {
+    // W1's checksum is the sum of the round numbers: 0 + 1 + ... + 99.
+    for contender in ["0", "4"] {
+        let output = report().args(["--once", "W1", contender, "100"]).output().expect("runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), "4950");
+    }
+    let output = report().args(["--once", "W1", "99", "100"]).output().expect("runs");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not 100"));
 }

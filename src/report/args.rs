@@ -58,6 +58,8 @@ OPTIONS:
     --out DIR      where report.svg and report.json go (default target/report)
     --scale N      divide every workload's size by N (tests; default 1)
     --isolate WHAT a child process per `contender` (default) or per `workload`
+    --once ID I N  run contender I of workload ID once at size N, untimed, print its checksum
+                   (for an instruction counter: docs/workloads.md, \"Counting instructions\")
     -h, --help     this text
 
 Each contender runs in a child process of its own, once to warm up, then N times; its
@@ -78,6 +80,20 @@ pub enum Command {
     /// Measure in this process and print the result as one JSON line: what the report
     /// runs in each child process (`--child ID --size N --runs N [--contender I]`).
     Child(ChildTask),
+    /// Run one contender once, untimed, and print its checksum (`--once ID I N`): what
+    /// an instruction counter measures, free of timing loops.
+    Once(OnceTask),
+}
+
+/// One contender run once at one size (`--once`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnceTask {
+    /// The workload's full id (`W6-1M`).
+    pub id: String,
+    /// The contender's index in the workload's list (as `--child`'s `--contender`).
+    pub contender: usize,
+    /// The size to run it at.
+    pub size: usize,
 }
 
 /// Parses the arguments after the program name.
@@ -98,6 +114,17 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     let mut args = args.into_iter().peekable();
     if args.peek().is_some_and(|a| a == "--child") {
         return parse_child(args.skip(1)).map(Command::Child);
+    }
+    if args.peek().is_some_and(|a| a == "--once") {
+        let mut args = args.skip(1);
+        let mut next =
+            |what: &str| args.next().ok_or(format!("--once needs ID, INDEX and SIZE ({what})"));
+        let id = next("ID")?;
+        let index = next("INDEX")?;
+        let contender =
+            index.parse().map_err(|_| format!("--once takes a contender index, not `{index}`"))?;
+        let size = positive("--once", &next("SIZE")?)?;
+        return Ok(Command::Once(OnceTask { id, contender, size }));
     }
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
@@ -244,6 +271,15 @@ mod tests {
     #[test]
     fn bad_input_is_named() {
         assert!(parse_strs(&["--bogus"]).unwrap_err().contains("--bogus"));
+    }
+
+    #[test]
+    fn once_names_a_workload_a_contender_and_a_size() {
+        let task = OnceTask { id: String::from("W1"), contender: 2, size: 1000 };
+        assert_eq!(parse_strs(&["--once", "W1", "2", "1000"]), Ok(Command::Once(task)));
+        assert!(parse_strs(&["--once", "W1", "2"]).unwrap_err().contains("SIZE"));
+        assert!(parse_strs(&["--once", "W1", "x", "5"]).unwrap_err().contains("`x`"));
+        assert!(parse_strs(&["--once", "W1", "0", "0"]).is_err());
         assert!(parse_strs(&["--runs"]).unwrap_err().contains("needs a value"));
         assert!(parse_strs(&["--runs", "0"]).unwrap_err().contains("positive"));
         assert!(parse_strs(&["--scale", "x"]).unwrap_err().contains("`x`"));

@@ -13,10 +13,10 @@ use std::process::{Command, Output};
 
 use serde::{Deserialize, Serialize};
 
-use super::args::{self, ChildTask};
+use super::args::{self, ChildTask, OnceTask};
 use super::memory::CountingAlloc;
 use super::{MemoryRow, Row, measure};
-use crate::workloads::ALL;
+use crate::workloads::{ALL, Contender, Workload};
 
 /// What one child reports: its process id and the rows it measured.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -36,15 +36,10 @@ pub struct ChildOutput {
 ///
 /// No workload has the task's id, or its contender index is out of range.
 pub fn run(task: &ChildTask, meter: &CountingAlloc) -> Result<ChildOutput, String> {
-    let workload = ALL
-        .iter()
-        .find(|w| w.id.eq_ignore_ascii_case(&task.id))
-        .ok_or_else(|| format!("no workload `{}`", task.id))?;
+    let workload = find(&task.id)?;
     let contenders = match task.contender {
         None => workload.contenders,
-        Some(i) => workload.contenders.get(i..=i).ok_or_else(|| {
-            format!("{} has {} contenders, not {}", workload.id, workload.contenders.len(), i + 1)
-        })?,
+        Some(i) => contender_slice(workload, i)?,
     };
     let rows: Vec<Row> =
         contenders.iter().map(|c| measure(workload, c, task.size, task.runs, meter)).collect();
@@ -62,6 +57,32 @@ pub fn run(task: &ChildTask, meter: &CountingAlloc) -> Result<ChildOutput, Strin
         })
         .collect();
     Ok(ChildOutput { pid: std::process::id(), rows, memory })
+}
+
+/// Runs one contender once at one size, untimed, and returns its checksum
+/// (`--once`): the same code a row times, run once, for an instruction counter such as
+/// callgrind, whose count at two sizes gives the instructions per operation on any
+/// machine, however noisy its clock.
+///
+/// # Errors
+///
+/// No workload has the task's id, or its contender index is out of range.
+pub fn once(task: &OnceTask) -> Result<u64, String> {
+    let workload = find(&task.id)?;
+    let contender = &contender_slice(workload, task.contender)?[0];
+    Ok((contender.run)(task.size))
+}
+
+/// The workload of id `id` (any case).
+fn find(id: &str) -> Result<&'static Workload, String> {
+    ALL.iter().find(|w| w.id.eq_ignore_ascii_case(id)).ok_or_else(|| format!("no workload `{id}`"))
+}
+
+/// Contender `i` of `workload`, as a one-element slice.
+fn contender_slice(workload: &'static Workload, i: usize) -> Result<&'static [Contender], String> {
+    workload.contenders.get(i..=i).ok_or_else(|| {
+        format!("{} has {} contenders, not {}", workload.id, workload.contenders.len(), i + 1)
+    })
 }
 
 /// Runs `exe --child ...` for `task` and reads its line.
