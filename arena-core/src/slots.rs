@@ -23,7 +23,7 @@
 //! # Generations, and the salt
 //!
 //! A slot's generation rises by one at every removal, modulo 2^30; its *age* is its
-//! generation less the salt. A slot is born at age `gen_floor` and *retires* (is never
+//! generation less the salt. A slot is born at age `floor` (`Start`) and *retires* (is never
 //! reused) when a removal brings its age to `MAX_AGE` = 2^30 - 1: a vacant slot of that
 //! age is retired. So a slot holds at most 2^30 - 1 values, its ages never wrap, and the
 //! versions its keys carry never repeat, whatever the salt. The branded pool's
@@ -52,7 +52,7 @@
 //! - **(L4) Versions only grow** (modulo the wrap that retirement forbids): a slot's
 //!   generation rises at every removal; a retired slot is never reused nor truncated; a
 //!   slot made again past a truncation starts above every truncated generation
-//!   (`gen_floor`). So a version matches only the value it was made for.
+//!   (the floor of `Start`). So a version matches only the value it was made for.
 //! - **(L5) `len` counts the occupied slots**, and an iterator's `remaining` the
 //!   occupied slots it has not yet passed: every fill adds one and every take removes
 //!   one, in the same step that flips `OCCUPIED`. The iterators' `fold` trusts it to
@@ -77,7 +77,7 @@ const GEN_SHIFT: u32 = 2;
 /// Generations are counted modulo 2^30.
 const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
 /// The age (generation less the salt) of a retired slot; no value is ever stored at it,
-/// except in a slot born there (`gen_floor` reached it), which retires at its removal.
+/// except in a slot born there (the floor reached it), which retires at its removal.
 const MAX_AGE: u32 = GEN_MASK;
 /// "No next vacant slot".
 const NONE: u32 = u32::MAX;
@@ -115,14 +115,63 @@ pub(crate) struct Slots<T> {
     /// reusing a freed slot never takes `len` past the slot count. Kept off the insert
     /// path: appending a slot updates nothing but the vectors.
     peak: usize,
-    /// How far above the salt new slots start: above the age of any slot
-    /// `shrink_to_fit` dropped, or any claim of a new slot that was burnt, so a key to a
-    /// dropped slot (or a burnt claim) cannot match the slot that later takes its index.
-    gen_floor: u32,
-    /// Where generations start (see the module docs): 0 for a branded pool.
-    salt: u32,
+    /// The salt and the floor new slots start at, with a new slot's meta word.
+    start: Start,
     max_free: Option<usize>,
 }
+
+/// Where generations start, and where new slots start above that.
+mod start {
+    use super::{GEN_MASK, GEN_SHIFT, MAX_AGE};
+
+    /// The salt (where generations start, see the module docs: 0 for a branded pool)
+    /// and the floor: how far above the salt new slots start, above the age of any slot
+    /// `shrink_to_fit` dropped or any claim of a new slot that was burnt, so a key to a
+    /// dropped slot (or a burnt claim) cannot match the slot that later takes its index
+    /// (L4). With them, the meta word of a slot made at the end, kept ready so that an
+    /// insert at the end reads one word instead of adding two: the fields are private
+    /// to this module, and every change of the floor goes through
+    /// [`raise_floor`](Start::raise_floor), which recomputes it.
+    #[derive(Clone, Copy, Debug)]
+    pub(super) struct Start {
+        salt: u32,
+        floor: u32,
+        new_meta: u32,
+    }
+
+    impl Start {
+        /// Generations starting at `salt` (below 2^30), new slots at `floor` above it
+        /// (at most `MAX_AGE`).
+        pub(super) fn new(salt: u32, floor: u32) -> Self {
+            debug_assert!(salt <= GEN_MASK && floor <= MAX_AGE, "salt and floor below 2^30");
+            // Both below 2^30: the sum does not overflow.
+            Start { salt, floor, new_meta: ((salt + floor) & GEN_MASK) << GEN_SHIFT }
+        }
+
+        #[inline]
+        pub(super) fn salt(self) -> u32 {
+            self.salt
+        }
+
+        #[inline]
+        pub(super) fn floor(self) -> u32 {
+            self.floor
+        }
+
+        /// The vacant meta word of a slot made at the end now: generation salt + floor.
+        #[inline]
+        pub(super) fn new_meta(self) -> u32 {
+            self.new_meta
+        }
+
+        /// Raises the floor to `floor` (at most `MAX_AGE`; never lowers it).
+        pub(super) fn raise_floor(&mut self, floor: u32) {
+            *self = Start::new(self.salt, self.floor.max(floor));
+        }
+    }
+}
+
+use start::Start;
 
 /// The counters of [`Slots::stats`].
 pub(crate) struct SlotCounts {
@@ -141,8 +190,7 @@ impl<T> Slots<T> {
             free_head: NONE,
             len: 0,
             peak: 0,
-            gen_floor: 0,
-            salt: salt & GEN_MASK,
+            start: Start::new(salt & GEN_MASK, 0),
             max_free: None,
         }
     }
@@ -150,13 +198,13 @@ impl<T> Slots<T> {
     /// A slot's age: its generation less the salt, modulo 2^30.
     #[inline]
     fn age(&self, meta: u32) -> u32 {
-        (meta >> GEN_SHIFT).wrapping_sub(self.salt) & GEN_MASK
+        (meta >> GEN_SHIFT).wrapping_sub(self.start.salt()) & GEN_MASK
     }
 
     /// The meta word of a retired slot: vacant, at `MAX_AGE`.
     #[inline]
     fn retired_meta(&self) -> u32 {
-        (self.salt.wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT
+        (self.start.salt().wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT
     }
 
     /// Whether a vacant slot's meta word says it is retired.
@@ -422,13 +470,13 @@ impl<T> Slots<T> {
         // SAFETY: the value is read once: the slot is marked vacant right below.
         let value = unsafe { ManuallyDrop::take(field) };
         self.len -= 1;
-        if let Some(meta) = next_vacant_meta(self.salt, slot.meta) {
+        if let Some(meta) = next_vacant_meta(self.start.salt(), slot.meta) {
             slot.meta = meta;
             slot.body = Body { next: self.free_head };
             self.free_head = index;
         } else {
             // Retired: no generation is left to tell its next value from this one (L4).
-            slot.meta = (self.salt.wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
+            slot.meta = (self.start.salt().wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
         }
         value
     }
@@ -531,10 +579,9 @@ impl<T> Slots<T> {
             .rposition(|e| e.meta & OCCUPIED != 0 || self.is_retired(e.meta))
             .map_or(0, |last| last + 1);
         if keep < self.entries.len() {
-            for e in &self.entries[keep..] {
-                // Below `MAX_AGE`: retired slots were kept above.
-                self.gen_floor = self.gen_floor.max(self.age(e.meta) + 1);
-            }
+            // Below `MAX_AGE`: retired slots were kept above.
+            let floor = self.entries[keep..].iter().map(|e| self.age(e.meta) + 1).max();
+            self.start.raise_floor(floor.unwrap_or(0));
             self.peak = self.peak.max(self.entries.len());
             // Vacant slots hold no value: truncating drops nothing (`Slot` has no drop glue).
             self.entries.truncate(keep);
@@ -551,7 +598,7 @@ impl<T> Slots<T> {
             let value = (slot.meta & OCCUPIED != 0).then(|| unsafe { &*slot.body.value });
             (slot.meta, value)
         });
-        (self.salt, self.gen_floor, slots)
+        (self.start.salt(), self.start.floor(), slots)
     }
 
     /// Storage rebuilt from [`parts`](Self::parts).
@@ -574,7 +621,7 @@ impl<T> Slots<T> {
             return Err("too many slots");
         }
         let mut storage = Slots::with_capacity(slots.len(), salt);
-        storage.gen_floor = floor;
+        storage.start.raise_floor(floor);
         for (meta, value) in slots {
             if meta & OWNED != 0 {
                 return Err("a storable pool owns no slot");
@@ -706,7 +753,8 @@ impl<T> Slots<T> {
             // (keeping L1).
             let value = unsafe { ManuallyDrop::take(field) };
             slots.entries[hi] = Slot {
-                meta: next_vacant_meta(slots.salt, from_meta).unwrap_or(slots.retired_meta()),
+                meta: next_vacant_meta(slots.start.salt(), from_meta)
+                    .unwrap_or(slots.retired_meta()),
                 body: Body { next: NONE },
             };
             // Slot `lo` was vacant: overwriting its link drops nothing. Occupied and
@@ -789,7 +837,7 @@ impl<T: Clone> Clone for Slots<T> {
     /// or a clone panics, `self` is left empty (and usable), and every value made or held
     /// so far is dropped once.
     fn clone_from(&mut self, source: &Self) {
-        let mut old = core::mem::replace(self, Slots::with_capacity(0, source.salt));
+        let mut old = core::mem::replace(self, Slots::with_capacity(0, source.start.salt()));
         if core::mem::needs_drop::<T>() {
             // If a destructor panics, `old` is dropped while unwinding: `drop_from` marks
             // each slot vacant before dropping its value, so none is dropped twice.
@@ -813,8 +861,7 @@ impl<T: Clone> Slots<T> {
             free_head: self.free_head,
             len: 0,
             peak: self.peak,
-            gen_floor: self.gen_floor,
-            salt: self.salt,
+            start: self.start,
             max_free: self.max_free,
         };
         for slot in &self.entries {
@@ -1145,7 +1192,7 @@ impl<T> Vacant<'_, T> {
     pub(crate) fn version(&self) -> NonZeroU32 {
         let storage = &*self.slots;
         let meta = if self.at_end {
-            ((storage.salt + storage.gen_floor) & GEN_MASK) << GEN_SHIFT
+            storage.start.new_meta()
         } else {
             storage.entries[self.index as usize].meta
         };
@@ -1162,9 +1209,9 @@ impl<T> Vacant<'_, T> {
         let i = self.index as usize;
         if self.at_end {
             debug_assert_eq!(i, storage.entries.len(), "V1: a new slot at the end");
-            if storage.gen_floor < MAX_AGE {
+            if storage.start.floor() < MAX_AGE {
                 // The next slot made at this index (or any) starts above the claim's age.
-                storage.gen_floor += 1;
+                storage.start.raise_floor(storage.start.floor() + 1);
             } else {
                 // No age is left above the floor: the index retires instead (room for the
                 // slot was made by `vacant`, V1), so it never holds a value.
@@ -1173,7 +1220,7 @@ impl<T> Vacant<'_, T> {
             }
         } else {
             let generation = storage.entries[i].meta >> GEN_SHIFT;
-            let age = generation.wrapping_sub(storage.salt) & GEN_MASK;
+            let age = generation.wrapping_sub(storage.start.salt()) & GEN_MASK;
             if age + 1 >= MAX_AGE {
                 storage.entries[i].meta = storage.retired_meta();
                 // SAFETY: L1, L2: the free-list head is vacant, its `next` initialised.
@@ -1193,8 +1240,7 @@ impl<T> Vacant<'_, T> {
         let i = self.index as usize;
         let meta = if self.at_end {
             debug_assert_eq!(i, storage.entries.len(), "V1: a new slot at the end");
-            let generation = (storage.salt + storage.gen_floor) & GEN_MASK;
-            let meta = (generation << GEN_SHIFT) | OCCUPIED | owned;
+            let meta = storage.start.new_meta() | OCCUPIED | owned;
             debug_assert!(i < storage.entries.capacity(), "V1: room");
             // SAFETY: V1: element `i == len` is allocated.
             let slot = unsafe { storage.entries.as_mut_ptr().add(i) };
@@ -1237,7 +1283,7 @@ mod tests {
         let (index, _) = slots.vacant().unwrap().fill(0, false);
         assert_eq!(index, 0);
         // 2^30 - 3 real reuses, set directly.
-        let generation = (slots.salt + MAX_AGE - 2) & GEN_MASK;
+        let generation = (slots.start.salt() + MAX_AGE - 2) & GEN_MASK;
         slots.entries[0].meta = (generation << GEN_SHIFT) | OCCUPIED;
         let before_last = slots.version_at(0).unwrap();
         assert_eq!(slots.remove(0, before_last), Some(0));
