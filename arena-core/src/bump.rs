@@ -863,6 +863,14 @@ impl Bump<'_> {
     #[cold]
     #[inline(never)]
     unsafe fn release_all(&mut self, head: Option<Block>) {
+        if self.cold.get().is_none() {
+            // One block at most: an arena's, or a pool's block that is not the hot one.
+            if let Some(head) = head {
+                // SAFETY: forwarded from the caller.
+                unsafe { self.source.release(head) };
+            }
+            return;
+        }
         let mut blocks = BlockList::new();
         // Out of the `ManuallyDrop`: freed when this returns (nothing else frees it).
         if let Some(cold) = self.cold.take() {
