@@ -586,10 +586,12 @@ impl<'s> BlockCache<'s> {
     }
 
     /// Takes a batch of blocks from the upstream (one lock), returns the first and lists
-    /// the rest; the batch is cut short by this cache's limit.
+    /// the rest; the batch is cut short by this cache's limit and by `max_free` (P4).
     #[cold]
     fn refill(&self, upstream: &dyn Upstream) -> Result<Block, AllocError> {
-        let mut want = upstream.refill_batch();
+        // P4: the first block is handed out, the rest listed, within `max_free`.
+        let room = self.max_free.get().saturating_sub(self.places_used());
+        let mut want = upstream.refill_batch().min(room.saturating_add(1));
         if let Some(limit) = self.limit.get() {
             LimitKind::BlockPool.check(limit, self.held_bytes(), self.block_size)?;
             want = want.min((limit - self.held_bytes()) / self.block_size);
