@@ -28,6 +28,7 @@ mod hostile_secondary_map;
 mod hostile_sync_pool;
 mod hostile_sync_size_class;
 mod hostile_vec_ops;
+mod hot_slot_attacks;
 mod key_pool;
 mod model;
 mod nested;
