@@ -125,9 +125,9 @@ pub(crate) struct BlockCache<'s> {
 /// # Cost
 ///
 /// A scope that fits one block takes the block the last scope gave back and gives it
-/// back when it ends: a few loads and the store of a flag at each end, no system call. A block request
-/// past the cache is one system allocation; the cache is a list through the blocks'
-/// own headers, so keeping blocks costs no memory beyond them.
+/// back when it ends: a few loads and the store of a flag at each end, no system call.
+/// A block request past the cache is one system allocation; the cache is a list through
+/// the blocks' own headers, so keeping blocks costs no memory beyond them.
 ///
 /// # Examples
 ///
@@ -708,9 +708,8 @@ impl<'s> BlockCache<'s> {
     unsafe fn release_other(&self, block: Block) {
         if block.size() == self.block_size && block.align() == BLOCK_ALIGN {
             // P4: a slot waiting for a lent block passes its place on; an empty slot
-            // needs a free place.
-            let fits = !self.hot.holds()
-                && (self.hot.reserved() || self.places_used() < self.max_free.get());
+            // needs a free place (a slot that owns a block refuses it in `put`).
+            let fits = self.hot.reserved() || self.places_used() < self.max_free.get();
             let block = if fits {
                 match self.hot.put(block) {
                     Ok(()) => return,

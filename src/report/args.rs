@@ -271,6 +271,9 @@ mod tests {
     #[test]
     fn bad_input_is_named() {
         assert!(parse_strs(&["--bogus"]).unwrap_err().contains("--bogus"));
+        assert!(parse_strs(&["--runs"]).unwrap_err().contains("needs a value"));
+        assert!(parse_strs(&["--runs", "0"]).unwrap_err().contains("positive"));
+        assert!(parse_strs(&["--scale", "x"]).unwrap_err().contains("`x`"));
     }
 
     #[test]
@@ -280,8 +283,5 @@ mod tests {
         assert!(parse_strs(&["--once", "W1", "2"]).unwrap_err().contains("SIZE"));
         assert!(parse_strs(&["--once", "W1", "x", "5"]).unwrap_err().contains("`x`"));
         assert!(parse_strs(&["--once", "W1", "0", "0"]).is_err());
-        assert!(parse_strs(&["--runs"]).unwrap_err().contains("needs a value"));
-        assert!(parse_strs(&["--runs", "0"]).unwrap_err().contains("positive"));
-        assert!(parse_strs(&["--scale", "x"]).unwrap_err().contains("`x`"));
     }
 }
