@@ -183,10 +183,155 @@ mod brand_names {
     }
 }
 
+/// Constants named like every local, parameter and pattern binding of the expansion, in
+/// scope of a derived struct of each layout: each `let` or parameter naming one would
+/// become a constant pattern (E0308, E0005), whatever the local's span (mixed-site
+/// hygiene hides locals, not items). The expansion's impls sit in a block with a `fn` of
+/// each local's name, which shadows these and lets the bindings bind.
+mod constants_named_like_the_locals {
+    #![allow(non_upper_case_globals, dead_code)]
+    use arena_core::{ArenaAlloc, arena_new, try_arena_new};
+
+    const __arena_value: u8 = 0;
+    const __arena_storage: u8 = 0;
+    const __arena_columns: u8 = 0;
+    const __arena_column: u8 = 0;
+    const __arena_capacity: u8 = 0;
+    const __arena_additional: u8 = 0;
+    const __arena_brand: u8 = 0;
+    const __arena_make: u8 = 0;
+    const __arena_f: u8 = 0;
+    const __arena_formatter: u8 = 0;
+    const __arena_row: u8 = 0;
+    const __arena_handle: u8 = 0;
+    const __arena_key: u8 = 0;
+    const __arena_field_0: u8 = 0;
+    const __arena_field_1: u8 = 0;
+    const __arena_field_2: u8 = 0;
+    const __arena_head_0: u8 = 0;
+    const __arena_head_1: u8 = 0;
+    const __arena_head_2: u8 = 0;
+
+    #[derive(ArenaAlloc, Debug, Default)]
+    struct Plain {
+        a: u32,
+        b: u32,
+    }
+
+    #[derive(ArenaAlloc, Debug, Default)]
+    struct Tuple(u32, u32);
+
+    #[derive(ArenaAlloc, Debug, Default)]
+    #[arena(soa)]
+    struct Soa {
+        x: u32,
+        y: u32,
+        z: u32,
+    }
+
+    fn plain() -> u32 {
+        PlainPool::with_capacity(2, |mut pool| {
+            pool.reserve(8);
+            let h = pool.insert(Plain { a: 1, b: 2 });
+            let made = arena_new!(&mut pool, Plain { a: 3, b: 4 });
+            let tried = try_arena_new!(&mut pool, Plain { a: 5, b: 6 }).expect("room");
+            assert!(format!("{pool:?}").contains("Pool"), "{pool:?}");
+            let sum = pool[&h].a + pool.get(&made).b;
+            sum + pool.remove(h).b + pool.remove(made).a + pool.remove(tried).b
+        }) + PlainPool::with(|mut pool| {
+            let h = arena_new!(&mut pool, Plain);
+            pool.remove(h).a
+        })
+    }
+
+    fn tuple() -> u32 {
+        TuplePool::with_capacity(1, |mut pool| {
+            pool.reserve(1);
+            let h = pool.insert(Tuple(7, 8));
+            let made = arena_new!(&mut pool, Tuple);
+            let tried = try_arena_new!(&mut pool, Tuple(9, 10)).expect("room");
+            assert!(!format!("{pool:?}").is_empty());
+            let Tuple(a, b) = pool.remove(h);
+            a + b + pool.remove(made).0 + pool.remove(tried).1
+        })
+    }
+
+    fn soa() -> u32 {
+        SoaPool::with_capacity(2, |mut pool| {
+            pool.reserve(4);
+            let h = pool.insert(Soa { x: 1, y: 2, z: 3 });
+            let k = pool.insert_keyed(Soa { x: 10, y: 20, z: 30 });
+            let made = arena_new!(&mut pool, Soa);
+            let tried = try_arena_new!(&mut pool, Soa { x: 100, y: 0, z: 0 }).expect("room");
+            *pool.x_mut(&h) += 1;
+            *pool.y_by_key_mut(k).expect("live") += 1;
+            pool.z_column_mut()[0] += 1;
+            let columns = pool.columns();
+            assert_eq!(columns.x, [2, 10, 0, 100]);
+            let cols = pool.columns_mut();
+            cols.y[2] = 5;
+            for row in pool.iter_mut() {
+                *row.1.z += 1;
+            }
+            if let Some(row) = pool.iter_mut().next_back() {
+                *row.1.x += 1;
+            }
+            assert!(format!("{pool:?}").contains("Pool"), "{pool:?}");
+            let read = *pool.x(&h) + pool.y_by_key(k).copied().unwrap_or(0) + pool.z_column()[0];
+            let row = pool.get(&made);
+            let read = read + *row.y;
+            pool.shrink_to_fit();
+            let gone = pool.remove(h);
+            let last = pool.remove(tried);
+            let rest: u32 = pool.into_inner().drain().map(|v| v.x + v.y + v.z).sum();
+            read + gone.x + gone.y + gone.z + last.x + last.y + last.z + rest
+        })
+    }
+
+    /// The item itself may use the constants (and a generic parameter may take a
+    /// local's name): the locals then take other names, and nothing the item names is
+    /// shadowed inside the expansion.
+    #[derive(ArenaAlloc)]
+    struct Uses<const __arena_value: usize, const __arena_field_0: usize> {
+        bytes: [u8; __arena_value],
+        more: [u8; __arena_field_0],
+        sized: [u8; __arena_capacity as usize],
+    }
+
+    #[derive(ArenaAlloc)]
+    #[arena(soa)]
+    struct SoaUses<const __arena_value: usize, const __arena_field_0: usize> {
+        bytes: [u8; __arena_value],
+        more: [u8; __arena_field_0],
+        sized: [u8; __arena_capacity as usize],
+    }
+
+    fn uses() -> usize {
+        let plain = UsesPool::with_capacity(1, |mut pool| {
+            let h = pool.insert(Uses::<2, 3> { bytes: [1; 2], more: [2; 3], sized: [] });
+            let v = pool.remove(h);
+            v.bytes.len() + v.more.len() + v.sized.len()
+        });
+        let soa = SoaUsesPool::with_capacity(1, |mut pool| {
+            let h = pool.insert(SoaUses::<4, 5> { bytes: [1; 4], more: [2; 5], sized: [] });
+            let got = pool.bytes(&h).len() + pool.more_column()[0].len();
+            let v = pool.remove(h);
+            got + v.bytes.len() + v.more.len() + v.sized.len()
+        });
+        plain + soa
+    }
+
+    pub(super) fn works() -> u32 {
+        let uses = u32::try_from(uses()).expect("small");
+        plain() + tuple() + soa() + uses
+    }
+}
+
 #[test]
 fn hostile_names_around_the_derive_compile_and_work() {
     assert_eq!(shadowed_primitives::works(), 6);
     assert_eq!(names_of_the_expansion::works(), 1 + 3 + 3 + 10 + 9);
     assert_eq!(generic_names::works(), 10);
     assert_eq!(brand_names::works(), 6 + 7 + 12 + 12);
+    assert_eq!(constants_named_like_the_locals::works(), 16 + 25 + 212 + (2 + 3) + (4 + 5) * 2);
 }

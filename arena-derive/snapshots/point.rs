@@ -8,93 +8,110 @@ pub type PointKey<'id> = ::arena_core::Key<'id>;
 pub struct PointPool<'id> {
     inner: ::arena_core::Pool<'id, Point>,
 }
-#[automatically_derived]
-impl PointPool<'_> {
-    ///Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_core::Pool::with`): its handles work on it and on nothing else.
-    pub fn with<__ArenaOut>(
-        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
-    ) -> __ArenaOut {
-        ::arena_core::Brand::with(|__arena_brand| __arena_f(
-            PointPool::new_in(__arena_brand),
-        ))
-    }
-    ///[`with`](PointPool::with), with room for `capacity` values before growing.
-    pub fn with_capacity<__ArenaOut>(
-        __arena_capacity: ::core::primitive::usize,
-        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
-    ) -> __ArenaOut {
-        ::arena_core::Brand::with(|__arena_brand| {
-            __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
-        })
-    }
-}
-#[automatically_derived]
-impl<'id> PointPool<'id> {
-    ///A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_core::Brand`).
-    #[must_use]
-    pub fn new_in(__arena_brand: ::arena_core::Brand<'id>) -> Self {
-        PointPool {
-            inner: ::arena_core::Pool::new_in(__arena_brand),
+const _: () = {
+    #[allow(dead_code)]
+    fn __arena_brand() {}
+    #[allow(dead_code)]
+    fn __arena_capacity() {}
+    #[allow(dead_code)]
+    fn __arena_f() {}
+    #[allow(dead_code)]
+    fn __arena_formatter() {}
+    #[allow(dead_code)]
+    fn __arena_make() {}
+    #[allow(dead_code)]
+    fn __arena_value() {}
+    #[automatically_derived]
+    impl PointPool<'_> {
+        ///Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_core::Pool::with`): its handles work on it and on nothing else.
+        pub fn with<__ArenaOut>(
+            __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+        ) -> __ArenaOut {
+            ::arena_core::Brand::with(|__arena_brand| __arena_f(
+                PointPool::new_in(__arena_brand),
+            ))
+        }
+        ///[`with`](PointPool::with), with room for `capacity` values before growing.
+        pub fn with_capacity<__ArenaOut>(
+            __arena_capacity: ::core::primitive::usize,
+            __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+        ) -> __ArenaOut {
+            ::arena_core::Brand::with(|__arena_brand| {
+                __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
+            })
         }
     }
-    /// [`new_in`](Self::new_in), with room for `capacity` values before growing.
-    #[must_use]
-    pub fn with_capacity_in(
-        __arena_capacity: ::core::primitive::usize,
-        __arena_brand: ::arena_core::Brand<'id>,
-    ) -> Self {
-        PointPool {
-            inner: ::arena_core::Pool::with_capacity_in(__arena_capacity, __arena_brand),
+    #[automatically_derived]
+    impl<'id> PointPool<'id> {
+        ///A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_core::Brand`).
+        #[must_use]
+        pub fn new_in(__arena_brand: ::arena_core::Brand<'id>) -> Self {
+            PointPool {
+                inner: ::arena_core::Pool::new_in(__arena_brand),
+            }
+        }
+        /// [`new_in`](Self::new_in), with room for `capacity` values before growing.
+        #[must_use]
+        pub fn with_capacity_in(
+            __arena_capacity: ::core::primitive::usize,
+            __arena_brand: ::arena_core::Brand<'id>,
+        ) -> Self {
+            PointPool {
+                inner: ::arena_core::Pool::with_capacity_in(
+                    __arena_capacity,
+                    __arena_brand,
+                ),
+            }
+        }
+        /// The `arena_core::Pool` inside (for `drain`, which consumes the pool).
+        #[must_use]
+        pub fn into_inner(self) -> ::arena_core::Pool<'id, Point> {
+            self.inner
         }
     }
-    /// The `arena_core::Pool` inside (for `drain`, which consumes the pool).
-    #[must_use]
-    pub fn into_inner(self) -> ::arena_core::Pool<'id, Point> {
-        self.inner
+    #[automatically_derived]
+    impl<'id> ::core::ops::Deref for PointPool<'id> {
+        type Target = ::arena_core::Pool<'id, Point>;
+        #[inline]
+        fn deref(&self) -> &Self::Target {
+            &self.inner
+        }
     }
-}
-#[automatically_derived]
-impl<'id> ::core::ops::Deref for PointPool<'id> {
-    type Target = ::arena_core::Pool<'id, Point>;
-    #[inline]
-    fn deref(&self) -> &Self::Target {
-        &self.inner
+    #[automatically_derived]
+    impl<'id> ::core::ops::DerefMut for PointPool<'id> {
+        #[inline]
+        fn deref_mut(&mut self) -> &mut Self::Target {
+            &mut self.inner
+        }
     }
-}
-#[automatically_derived]
-impl<'id> ::core::ops::DerefMut for PointPool<'id> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.inner
+    #[automatically_derived]
+    impl<'id> ::core::fmt::Debug for PointPool<'id> {
+        fn fmt(
+            &self,
+            __arena_formatter: &mut ::core::fmt::Formatter<'_>,
+        ) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.inner, __arena_formatter)
+        }
     }
-}
-#[automatically_derived]
-impl<'id> ::core::fmt::Debug for PointPool<'id> {
-    fn fmt(
-        &self,
-        __arena_formatter: &mut ::core::fmt::Formatter<'_>,
-    ) -> ::core::fmt::Result {
-        ::core::fmt::Debug::fmt(&self.inner, __arena_formatter)
+    #[automatically_derived]
+    impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
+        type Output = ::arena_core::Handle<'id>;
+        #[inline]
+        fn arena_new_with<__ArenaMake: ::core::ops::FnOnce() -> Point>(
+            self,
+            __arena_make: __ArenaMake,
+        ) -> ::arena_core::Handle<'id> {
+            self.insert(__arena_make())
+        }
+        #[inline]
+        fn try_arena_new(
+            self,
+            __arena_value: Point,
+        ) -> ::core::result::Result<
+            ::arena_core::Handle<'id>,
+            ::arena_core::TryAllocError<Point>,
+        > {
+            self.try_insert(__arena_value)
+        }
     }
-}
-#[automatically_derived]
-impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
-    type Output = ::arena_core::Handle<'id>;
-    #[inline]
-    fn arena_new_with<__ArenaMake: ::core::ops::FnOnce() -> Point>(
-        self,
-        __arena_make: __ArenaMake,
-    ) -> ::arena_core::Handle<'id> {
-        self.insert(__arena_make())
-    }
-    #[inline]
-    fn try_arena_new(
-        self,
-        __arena_value: Point,
-    ) -> ::core::result::Result<
-        ::arena_core::Handle<'id>,
-        ::arena_core::TryAllocError<Point>,
-    > {
-        self.try_insert(__arena_value)
-    }
-}
+};

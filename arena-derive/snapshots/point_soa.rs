@@ -61,161 +61,6 @@ pub struct PointSoaStorage {
     x: ::arena_core::__private::Vec<f32>,
     y: ::arena_core::__private::Vec<f32>,
 }
-#[automatically_derived]
-impl PointSoaStorage {
-    #[inline]
-    fn __arena_push(&mut self, __arena_value: Point) {
-        let __arena_storage = self;
-        let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
-        __arena_storage.x.push(__arena_field_0);
-        __arena_storage.y.push(__arena_field_1);
-    }
-    #[inline]
-    fn __arena_swap_remove(&mut self, __arena_row: ::core::primitive::usize) -> Point {
-        Point {
-            x: self.x.swap_remove(__arena_row),
-            y: self.y.swap_remove(__arena_row),
-        }
-    }
-    #[inline]
-    fn __arena_pop(&mut self) -> ::core::option::Option<Point> {
-        if self.x.is_empty() {
-            return ::core::option::Option::None;
-        }
-        ::core::option::Option::Some(Point {
-            x: self.x.pop()?,
-            y: self.y.pop()?,
-        })
-    }
-}
-#[automatically_derived]
-impl<'a> ::arena_core::SoaViews<'a> for Point {
-    type Ref = PointRef<'a>;
-    type Mut = PointMut<'a>;
-    type Columns = PointColumns<'a>;
-    type ColumnsMut = PointColumnsMut<'a>;
-    #[inline]
-    fn split_first_mut(
-        __arena_columns: Self::ColumnsMut,
-    ) -> ::core::option::Option<(Self::Mut, Self::ColumnsMut)> {
-        let PointColumnsMut { x: __arena_field_0, y: __arena_field_1 } = __arena_columns;
-        let (__arena_head_0, __arena_field_0) = __arena_field_0.split_first_mut()?;
-        let (__arena_head_1, __arena_field_1) = __arena_field_1.split_first_mut()?;
-        ::core::option::Option::Some((
-            PointMut {
-                x: __arena_head_0,
-                y: __arena_head_1,
-            },
-            PointColumnsMut {
-                x: __arena_field_0,
-                y: __arena_field_1,
-            },
-        ))
-    }
-    #[inline]
-    fn split_last_mut(
-        __arena_columns: Self::ColumnsMut,
-    ) -> ::core::option::Option<(Self::Mut, Self::ColumnsMut)> {
-        let PointColumnsMut { x: __arena_field_0, y: __arena_field_1 } = __arena_columns;
-        let (__arena_head_0, __arena_field_0) = __arena_field_0.split_last_mut()?;
-        let (__arena_head_1, __arena_field_1) = __arena_field_1.split_last_mut()?;
-        ::core::option::Option::Some((
-            PointMut {
-                x: __arena_head_0,
-                y: __arena_head_1,
-            },
-            PointColumnsMut {
-                x: __arena_field_0,
-                y: __arena_field_1,
-            },
-        ))
-    }
-}
-#[automatically_derived]
-impl ::arena_core::SoaRow for Point {
-    type Storage = PointSoaStorage;
-    #[inline]
-    fn new_storage(__arena_capacity: ::core::primitive::usize) -> Self::Storage {
-        PointSoaStorage {
-            x: ::arena_core::__private::Vec::with_capacity(__arena_capacity),
-            y: ::arena_core::__private::Vec::with_capacity(__arena_capacity),
-        }
-    }
-    #[inline]
-    fn column_len(__arena_storage: &Self::Storage) -> ::core::primitive::usize {
-        __arena_storage.x.len()
-    }
-    #[inline]
-    fn reserve(
-        __arena_storage: &mut Self::Storage,
-        __arena_additional: ::core::primitive::usize,
-    ) {
-        __arena_storage.x.reserve(__arena_additional);
-        __arena_storage.y.reserve(__arena_additional);
-    }
-    #[inline]
-    fn try_reserve(
-        __arena_storage: &mut Self::Storage,
-        __arena_additional: ::core::primitive::usize,
-    ) -> ::core::result::Result<(), ::arena_core::__private::TryReserveError> {
-        __arena_storage.x.try_reserve(__arena_additional)?;
-        __arena_storage.y.try_reserve(__arena_additional)?;
-        ::core::result::Result::Ok(())
-    }
-    fn shrink_to_fit(__arena_storage: &mut Self::Storage) {
-        __arena_storage.x.shrink_to_fit();
-        __arena_storage.y.shrink_to_fit();
-    }
-    #[inline]
-    fn push(__arena_storage: &mut Self::Storage, __arena_value: Self) {
-        __arena_storage.__arena_push(__arena_value);
-    }
-    #[inline]
-    fn swap_remove(
-        __arena_storage: &mut Self::Storage,
-        __arena_row: ::core::primitive::usize,
-    ) -> Self {
-        __arena_storage.__arena_swap_remove(__arena_row)
-    }
-    #[inline]
-    fn pop(__arena_storage: &mut Self::Storage) -> ::core::option::Option<Self> {
-        __arena_storage.__arena_pop()
-    }
-    #[inline]
-    fn columns<'a>(__arena_storage: &'a Self::Storage) -> PointColumns<'a> {
-        PointColumns {
-            x: __arena_storage.x.as_slice(),
-            y: __arena_storage.y.as_slice(),
-        }
-    }
-    #[inline]
-    fn columns_mut<'a>(__arena_storage: &'a mut Self::Storage) -> PointColumnsMut<'a> {
-        PointColumnsMut {
-            x: __arena_storage.x.as_mut_slice(),
-            y: __arena_storage.y.as_mut_slice(),
-        }
-    }
-    #[inline]
-    fn row<'a>(
-        __arena_storage: &'a Self::Storage,
-        __arena_row: ::core::primitive::usize,
-    ) -> PointRef<'a> {
-        PointRef {
-            x: &__arena_storage.x[__arena_row],
-            y: &__arena_storage.y[__arena_row],
-        }
-    }
-    #[inline]
-    fn row_mut<'a>(
-        __arena_storage: &'a mut Self::Storage,
-        __arena_row: ::core::primitive::usize,
-    ) -> PointMut<'a> {
-        PointMut {
-            x: &mut __arena_storage.x[__arena_row],
-            y: &mut __arena_storage.y[__arena_row],
-        }
-    }
-}
 const _: () = {
     /// Implemented by every `Drop` type, and by the `#[arena(soa)]` struct: the two
     /// impls conflict if the struct implements `Drop`, which its layout forbids
@@ -231,192 +76,388 @@ const _: () = {
 pub struct PointPool<'id> {
     inner: ::arena_core::SoaPool<'id, Point>,
 }
-#[automatically_derived]
-impl PointPool<'_> {
-    ///Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_core::Pool::with`): its handles work on it and on nothing else.
-    pub fn with<__ArenaOut>(
-        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
-    ) -> __ArenaOut {
-        ::arena_core::Brand::with(|__arena_brand| __arena_f(
-            PointPool::new_in(__arena_brand),
-        ))
-    }
-    ///[`with`](PointPool::with), with room for `capacity` values before growing.
-    pub fn with_capacity<__ArenaOut>(
-        __arena_capacity: ::core::primitive::usize,
-        __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
-    ) -> __ArenaOut {
-        ::arena_core::Brand::with(|__arena_brand| {
-            __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
-        })
-    }
-}
-#[automatically_derived]
-impl<'id> PointPool<'id> {
-    ///A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_core::Brand`).
-    #[must_use]
-    pub fn new_in(__arena_brand: ::arena_core::Brand<'id>) -> Self {
-        PointPool {
-            inner: ::arena_core::SoaPool::new_in(__arena_brand),
+const _: () = {
+    #[allow(dead_code)]
+    fn __arena_additional() {}
+    #[allow(dead_code)]
+    fn __arena_brand() {}
+    #[allow(dead_code)]
+    fn __arena_capacity() {}
+    #[allow(dead_code)]
+    fn __arena_column() {}
+    #[allow(dead_code)]
+    fn __arena_columns() {}
+    #[allow(dead_code)]
+    fn __arena_f() {}
+    #[allow(dead_code)]
+    fn __arena_field_0() {}
+    #[allow(dead_code)]
+    fn __arena_field_1() {}
+    #[allow(dead_code)]
+    fn __arena_formatter() {}
+    #[allow(dead_code)]
+    fn __arena_handle() {}
+    #[allow(dead_code)]
+    fn __arena_head_0() {}
+    #[allow(dead_code)]
+    fn __arena_head_1() {}
+    #[allow(dead_code)]
+    fn __arena_key() {}
+    #[allow(dead_code)]
+    fn __arena_make() {}
+    #[allow(dead_code)]
+    fn __arena_row() {}
+    #[allow(dead_code)]
+    fn __arena_storage() {}
+    #[allow(dead_code)]
+    fn __arena_value() {}
+    #[automatically_derived]
+    impl PointSoaStorage {
+        #[inline]
+        fn __arena_push(&mut self, __arena_value: Point) {
+            let __arena_storage = self;
+            let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
+            __arena_storage.x.push(__arena_field_0);
+            __arena_storage.y.push(__arena_field_1);
+        }
+        #[inline]
+        fn __arena_swap_remove(
+            &mut self,
+            __arena_row: ::core::primitive::usize,
+        ) -> Point {
+            Point {
+                x: self.x.swap_remove(__arena_row),
+                y: self.y.swap_remove(__arena_row),
+            }
+        }
+        #[inline]
+        fn __arena_pop(&mut self) -> ::core::option::Option<Point> {
+            if self.x.is_empty() {
+                return ::core::option::Option::None;
+            }
+            ::core::option::Option::Some(Point {
+                x: self.x.pop()?,
+                y: self.y.pop()?,
+            })
         }
     }
-    /// [`new_in`](Self::new_in), with room for `capacity` values in every column.
-    #[must_use]
-    pub fn with_capacity_in(
-        __arena_capacity: ::core::primitive::usize,
-        __arena_brand: ::arena_core::Brand<'id>,
-    ) -> Self {
-        PointPool {
-            inner: ::arena_core::SoaPool::with_capacity_in(
-                __arena_capacity,
-                __arena_brand,
-            ),
+    #[automatically_derived]
+    impl<'a> ::arena_core::SoaViews<'a> for Point {
+        type Ref = PointRef<'a>;
+        type Mut = PointMut<'a>;
+        type Columns = PointColumns<'a>;
+        type ColumnsMut = PointColumnsMut<'a>;
+        #[inline]
+        fn split_first_mut(
+            __arena_columns: Self::ColumnsMut,
+        ) -> ::core::option::Option<(Self::Mut, Self::ColumnsMut)> {
+            let PointColumnsMut { x: __arena_field_0, y: __arena_field_1 } = __arena_columns;
+            let (__arena_head_0, __arena_field_0) = __arena_field_0.split_first_mut()?;
+            let (__arena_head_1, __arena_field_1) = __arena_field_1.split_first_mut()?;
+            ::core::option::Option::Some((
+                PointMut {
+                    x: __arena_head_0,
+                    y: __arena_head_1,
+                },
+                PointColumnsMut {
+                    x: __arena_field_0,
+                    y: __arena_field_1,
+                },
+            ))
+        }
+        #[inline]
+        fn split_last_mut(
+            __arena_columns: Self::ColumnsMut,
+        ) -> ::core::option::Option<(Self::Mut, Self::ColumnsMut)> {
+            let PointColumnsMut { x: __arena_field_0, y: __arena_field_1 } = __arena_columns;
+            let (__arena_head_0, __arena_field_0) = __arena_field_0.split_last_mut()?;
+            let (__arena_head_1, __arena_field_1) = __arena_field_1.split_last_mut()?;
+            ::core::option::Option::Some((
+                PointMut {
+                    x: __arena_head_0,
+                    y: __arena_head_1,
+                },
+                PointColumnsMut {
+                    x: __arena_field_0,
+                    y: __arena_field_1,
+                },
+            ))
         }
     }
-    /// The `arena_core::SoaPool` inside (for `drain`, which consumes the pool).
-    #[must_use]
-    pub fn into_inner(self) -> ::arena_core::SoaPool<'id, Point> {
-        self.inner
+    #[automatically_derived]
+    impl ::arena_core::SoaRow for Point {
+        type Storage = PointSoaStorage;
+        #[inline]
+        fn new_storage(__arena_capacity: ::core::primitive::usize) -> Self::Storage {
+            PointSoaStorage {
+                x: ::arena_core::__private::Vec::with_capacity(__arena_capacity),
+                y: ::arena_core::__private::Vec::with_capacity(__arena_capacity),
+            }
+        }
+        #[inline]
+        fn column_len(__arena_storage: &Self::Storage) -> ::core::primitive::usize {
+            __arena_storage.x.len()
+        }
+        #[inline]
+        fn reserve(
+            __arena_storage: &mut Self::Storage,
+            __arena_additional: ::core::primitive::usize,
+        ) {
+            __arena_storage.x.reserve(__arena_additional);
+            __arena_storage.y.reserve(__arena_additional);
+        }
+        #[inline]
+        fn try_reserve(
+            __arena_storage: &mut Self::Storage,
+            __arena_additional: ::core::primitive::usize,
+        ) -> ::core::result::Result<(), ::arena_core::__private::TryReserveError> {
+            __arena_storage.x.try_reserve(__arena_additional)?;
+            __arena_storage.y.try_reserve(__arena_additional)?;
+            ::core::result::Result::Ok(())
+        }
+        fn shrink_to_fit(__arena_storage: &mut Self::Storage) {
+            __arena_storage.x.shrink_to_fit();
+            __arena_storage.y.shrink_to_fit();
+        }
+        #[inline]
+        fn push(__arena_storage: &mut Self::Storage, __arena_value: Self) {
+            __arena_storage.__arena_push(__arena_value);
+        }
+        #[inline]
+        fn swap_remove(
+            __arena_storage: &mut Self::Storage,
+            __arena_row: ::core::primitive::usize,
+        ) -> Self {
+            __arena_storage.__arena_swap_remove(__arena_row)
+        }
+        #[inline]
+        fn pop(__arena_storage: &mut Self::Storage) -> ::core::option::Option<Self> {
+            __arena_storage.__arena_pop()
+        }
+        #[inline]
+        fn columns<'a>(__arena_storage: &'a Self::Storage) -> PointColumns<'a> {
+            PointColumns {
+                x: __arena_storage.x.as_slice(),
+                y: __arena_storage.y.as_slice(),
+            }
+        }
+        #[inline]
+        fn columns_mut<'a>(
+            __arena_storage: &'a mut Self::Storage,
+        ) -> PointColumnsMut<'a> {
+            PointColumnsMut {
+                x: __arena_storage.x.as_mut_slice(),
+                y: __arena_storage.y.as_mut_slice(),
+            }
+        }
+        #[inline]
+        fn row<'a>(
+            __arena_storage: &'a Self::Storage,
+            __arena_row: ::core::primitive::usize,
+        ) -> PointRef<'a> {
+            PointRef {
+                x: &__arena_storage.x[__arena_row],
+                y: &__arena_storage.y[__arena_row],
+            }
+        }
+        #[inline]
+        fn row_mut<'a>(
+            __arena_storage: &'a mut Self::Storage,
+            __arena_row: ::core::primitive::usize,
+        ) -> PointMut<'a> {
+            PointMut {
+                x: &mut __arena_storage.x[__arena_row],
+                y: &mut __arena_storage.y[__arena_row],
+            }
+        }
     }
-    ///The `x` of a handle's value.
-    #[inline]
-    #[must_use]
-    pub fn x(&self, __arena_handle: &::arena_core::Handle<'id>) -> &f32 {
-        &self.inner.columns().x[self.inner.rows().row(__arena_handle)]
+    #[automatically_derived]
+    impl PointPool<'_> {
+        ///Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_core::Pool::with`): its handles work on it and on nothing else.
+        pub fn with<__ArenaOut>(
+            __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+        ) -> __ArenaOut {
+            ::arena_core::Brand::with(|__arena_brand| __arena_f(
+                PointPool::new_in(__arena_brand),
+            ))
+        }
+        ///[`with`](PointPool::with), with room for `capacity` values before growing.
+        pub fn with_capacity<__ArenaOut>(
+            __arena_capacity: ::core::primitive::usize,
+            __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+        ) -> __ArenaOut {
+            ::arena_core::Brand::with(|__arena_brand| {
+                __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
+            })
+        }
     }
-    ///The `x` of a handle's value, mutably.
-    #[inline]
-    #[must_use]
-    pub fn x_mut(&mut self, __arena_handle: &::arena_core::Handle<'id>) -> &mut f32 {
-        let __arena_row = self.inner.rows().row(__arena_handle);
-        let PointColumnsMut { x: __arena_column, .. } = self.inner.columns_mut();
-        &mut __arena_column[__arena_row]
+    #[automatically_derived]
+    impl<'id> PointPool<'id> {
+        ///A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_core::Brand`).
+        #[must_use]
+        pub fn new_in(__arena_brand: ::arena_core::Brand<'id>) -> Self {
+            PointPool {
+                inner: ::arena_core::SoaPool::new_in(__arena_brand),
+            }
+        }
+        /// [`new_in`](Self::new_in), with room for `capacity` values in every column.
+        #[must_use]
+        pub fn with_capacity_in(
+            __arena_capacity: ::core::primitive::usize,
+            __arena_brand: ::arena_core::Brand<'id>,
+        ) -> Self {
+            PointPool {
+                inner: ::arena_core::SoaPool::with_capacity_in(
+                    __arena_capacity,
+                    __arena_brand,
+                ),
+            }
+        }
+        /// The `arena_core::SoaPool` inside (for `drain`, which consumes the pool).
+        #[must_use]
+        pub fn into_inner(self) -> ::arena_core::SoaPool<'id, Point> {
+            self.inner
+        }
+        ///The `x` of a handle's value.
+        #[inline]
+        #[must_use]
+        pub fn x(&self, __arena_handle: &::arena_core::Handle<'id>) -> &f32 {
+            &self.inner.columns().x[self.inner.rows().row(__arena_handle)]
+        }
+        ///The `x` of a handle's value, mutably.
+        #[inline]
+        #[must_use]
+        pub fn x_mut(&mut self, __arena_handle: &::arena_core::Handle<'id>) -> &mut f32 {
+            let __arena_row = self.inner.rows().row(__arena_handle);
+            let PointColumnsMut { x: __arena_column, .. } = self.inner.columns_mut();
+            &mut __arena_column[__arena_row]
+        }
+        ///The `x` of `key`'s value, or `None` if the key is stale.
+        #[inline]
+        #[must_use]
+        pub fn x_by_key(
+            &self,
+            __arena_key: ::arena_core::Key<'id>,
+        ) -> ::core::option::Option<&f32> {
+            let __arena_row = self.inner.rows().key_row(__arena_key)?;
+            ::core::option::Option::Some(&self.inner.columns().x[__arena_row])
+        }
+        ///The `x` of `key`'s value, mutably, or `None` if the key is stale.
+        #[inline]
+        #[must_use]
+        pub fn x_by_key_mut(
+            &mut self,
+            __arena_key: ::arena_core::Key<'id>,
+        ) -> ::core::option::Option<&mut f32> {
+            let __arena_row = self.inner.rows().key_row(__arena_key)?;
+            let PointColumnsMut { x: __arena_column, .. } = self.inner.columns_mut();
+            ::core::option::Option::Some(&mut __arena_column[__arena_row])
+        }
+        ///Every value's `x`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
+        #[inline]
+        #[must_use]
+        pub fn x_column(&self) -> &[f32] {
+            self.inner.columns().x
+        }
+        ///Every value's `x`, mutably, in row order (`columns_mut()` borrows every column at once).
+        #[inline]
+        #[must_use]
+        pub fn x_column_mut(&mut self) -> &mut [f32] {
+            let PointColumnsMut { x: __arena_column, .. } = self.inner.columns_mut();
+            __arena_column
+        }
+        ///The `y` of a handle's value.
+        #[inline]
+        #[must_use]
+        fn y(&self, __arena_handle: &::arena_core::Handle<'id>) -> &f32 {
+            &self.inner.columns().y[self.inner.rows().row(__arena_handle)]
+        }
+        ///The `y` of a handle's value, mutably.
+        #[inline]
+        #[must_use]
+        fn y_mut(&mut self, __arena_handle: &::arena_core::Handle<'id>) -> &mut f32 {
+            let __arena_row = self.inner.rows().row(__arena_handle);
+            let PointColumnsMut { y: __arena_column, .. } = self.inner.columns_mut();
+            &mut __arena_column[__arena_row]
+        }
+        ///The `y` of `key`'s value, or `None` if the key is stale.
+        #[inline]
+        #[must_use]
+        fn y_by_key(
+            &self,
+            __arena_key: ::arena_core::Key<'id>,
+        ) -> ::core::option::Option<&f32> {
+            let __arena_row = self.inner.rows().key_row(__arena_key)?;
+            ::core::option::Option::Some(&self.inner.columns().y[__arena_row])
+        }
+        ///The `y` of `key`'s value, mutably, or `None` if the key is stale.
+        #[inline]
+        #[must_use]
+        fn y_by_key_mut(
+            &mut self,
+            __arena_key: ::arena_core::Key<'id>,
+        ) -> ::core::option::Option<&mut f32> {
+            let __arena_row = self.inner.rows().key_row(__arena_key)?;
+            let PointColumnsMut { y: __arena_column, .. } = self.inner.columns_mut();
+            ::core::option::Option::Some(&mut __arena_column[__arena_row])
+        }
+        ///Every value's `y`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
+        #[inline]
+        #[must_use]
+        fn y_column(&self) -> &[f32] {
+            self.inner.columns().y
+        }
+        ///Every value's `y`, mutably, in row order (`columns_mut()` borrows every column at once).
+        #[inline]
+        #[must_use]
+        fn y_column_mut(&mut self) -> &mut [f32] {
+            let PointColumnsMut { y: __arena_column, .. } = self.inner.columns_mut();
+            __arena_column
+        }
     }
-    ///The `x` of `key`'s value, or `None` if the key is stale.
-    #[inline]
-    #[must_use]
-    pub fn x_by_key(
-        &self,
-        __arena_key: ::arena_core::Key<'id>,
-    ) -> ::core::option::Option<&f32> {
-        let __arena_row = self.inner.rows().key_row(__arena_key)?;
-        ::core::option::Option::Some(&self.inner.columns().x[__arena_row])
+    #[automatically_derived]
+    impl<'id> ::core::ops::Deref for PointPool<'id> {
+        type Target = ::arena_core::SoaPool<'id, Point>;
+        #[inline]
+        fn deref(&self) -> &Self::Target {
+            &self.inner
+        }
     }
-    ///The `x` of `key`'s value, mutably, or `None` if the key is stale.
-    #[inline]
-    #[must_use]
-    pub fn x_by_key_mut(
-        &mut self,
-        __arena_key: ::arena_core::Key<'id>,
-    ) -> ::core::option::Option<&mut f32> {
-        let __arena_row = self.inner.rows().key_row(__arena_key)?;
-        let PointColumnsMut { x: __arena_column, .. } = self.inner.columns_mut();
-        ::core::option::Option::Some(&mut __arena_column[__arena_row])
+    #[automatically_derived]
+    impl<'id> ::core::ops::DerefMut for PointPool<'id> {
+        #[inline]
+        fn deref_mut(&mut self) -> &mut Self::Target {
+            &mut self.inner
+        }
     }
-    ///Every value's `x`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
-    #[inline]
-    #[must_use]
-    pub fn x_column(&self) -> &[f32] {
-        self.inner.columns().x
+    #[automatically_derived]
+    impl<'id> ::core::fmt::Debug for PointPool<'id> {
+        fn fmt(
+            &self,
+            __arena_formatter: &mut ::core::fmt::Formatter<'_>,
+        ) -> ::core::fmt::Result {
+            ::core::fmt::Debug::fmt(&self.inner, __arena_formatter)
+        }
     }
-    ///Every value's `x`, mutably, in row order (`columns_mut()` borrows every column at once).
-    #[inline]
-    #[must_use]
-    pub fn x_column_mut(&mut self) -> &mut [f32] {
-        let PointColumnsMut { x: __arena_column, .. } = self.inner.columns_mut();
-        __arena_column
+    #[automatically_derived]
+    impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
+        type Output = ::arena_core::Handle<'id>;
+        #[inline]
+        fn arena_new_with<__ArenaMake: ::core::ops::FnOnce() -> Point>(
+            self,
+            __arena_make: __ArenaMake,
+        ) -> ::arena_core::Handle<'id> {
+            self.insert(__arena_make())
+        }
+        #[inline]
+        fn try_arena_new(
+            self,
+            __arena_value: Point,
+        ) -> ::core::result::Result<
+            ::arena_core::Handle<'id>,
+            ::arena_core::TryAllocError<Point>,
+        > {
+            self.try_insert(__arena_value)
+        }
     }
-    ///The `y` of a handle's value.
-    #[inline]
-    #[must_use]
-    fn y(&self, __arena_handle: &::arena_core::Handle<'id>) -> &f32 {
-        &self.inner.columns().y[self.inner.rows().row(__arena_handle)]
-    }
-    ///The `y` of a handle's value, mutably.
-    #[inline]
-    #[must_use]
-    fn y_mut(&mut self, __arena_handle: &::arena_core::Handle<'id>) -> &mut f32 {
-        let __arena_row = self.inner.rows().row(__arena_handle);
-        let PointColumnsMut { y: __arena_column, .. } = self.inner.columns_mut();
-        &mut __arena_column[__arena_row]
-    }
-    ///The `y` of `key`'s value, or `None` if the key is stale.
-    #[inline]
-    #[must_use]
-    fn y_by_key(
-        &self,
-        __arena_key: ::arena_core::Key<'id>,
-    ) -> ::core::option::Option<&f32> {
-        let __arena_row = self.inner.rows().key_row(__arena_key)?;
-        ::core::option::Option::Some(&self.inner.columns().y[__arena_row])
-    }
-    ///The `y` of `key`'s value, mutably, or `None` if the key is stale.
-    #[inline]
-    #[must_use]
-    fn y_by_key_mut(
-        &mut self,
-        __arena_key: ::arena_core::Key<'id>,
-    ) -> ::core::option::Option<&mut f32> {
-        let __arena_row = self.inner.rows().key_row(__arena_key)?;
-        let PointColumnsMut { y: __arena_column, .. } = self.inner.columns_mut();
-        ::core::option::Option::Some(&mut __arena_column[__arena_row])
-    }
-    ///Every value's `y`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
-    #[inline]
-    #[must_use]
-    fn y_column(&self) -> &[f32] {
-        self.inner.columns().y
-    }
-    ///Every value's `y`, mutably, in row order (`columns_mut()` borrows every column at once).
-    #[inline]
-    #[must_use]
-    fn y_column_mut(&mut self) -> &mut [f32] {
-        let PointColumnsMut { y: __arena_column, .. } = self.inner.columns_mut();
-        __arena_column
-    }
-}
-#[automatically_derived]
-impl<'id> ::core::ops::Deref for PointPool<'id> {
-    type Target = ::arena_core::SoaPool<'id, Point>;
-    #[inline]
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-#[automatically_derived]
-impl<'id> ::core::ops::DerefMut for PointPool<'id> {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.inner
-    }
-}
-#[automatically_derived]
-impl<'id> ::core::fmt::Debug for PointPool<'id> {
-    fn fmt(
-        &self,
-        __arena_formatter: &mut ::core::fmt::Formatter<'_>,
-    ) -> ::core::fmt::Result {
-        ::core::fmt::Debug::fmt(&self.inner, __arena_formatter)
-    }
-}
-#[automatically_derived]
-impl<'id> ::arena_core::ArenaNew<Point> for &mut PointPool<'id> {
-    type Output = ::arena_core::Handle<'id>;
-    #[inline]
-    fn arena_new_with<__ArenaMake: ::core::ops::FnOnce() -> Point>(
-        self,
-        __arena_make: __ArenaMake,
-    ) -> ::arena_core::Handle<'id> {
-        self.insert(__arena_make())
-    }
-    #[inline]
-    fn try_arena_new(
-        self,
-        __arena_value: Point,
-    ) -> ::core::result::Result<
-        ::arena_core::Handle<'id>,
-        ::arena_core::TryAllocError<Point>,
-    > {
-        self.try_insert(__arena_value)
-    }
-}
+};

@@ -4,15 +4,16 @@
 //! derefs to the `Pool`, whose methods (insert, get, remove, keys, stats, …) it has
 //! unchanged: no second copy of the free list, and no cost (W8 measures it).
 
-use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns};
+use crate::common::{
+    Parts, PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns,
+};
 use crate::names;
 use crate::valid::Plan;
 
 /// The newtype, its constructors, `Deref`/`DerefMut`, `Debug` and `ArenaNew`.
-pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
+pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> Parts {
     let Plan { krate, pool, .. } = plan;
     let input = plan.input;
     let name = input.ident;
@@ -31,15 +32,16 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
          `remove`, keys and stats are the pool's). Made by [`{pool}::with`]."
     );
     let new_in_doc = new_in_doc(plan);
-    let (capacity, brand_local) = (names::local("capacity"), names::local("brand"));
+    let [capacity, brand_local] = ["capacity", "brand"].map(|n| names::local(n, &input.names));
     let arena_new = arena_new_impl(plan, generics);
     let newtype = newtype_impls(plan, generics, &inner_ty);
-    quote! {
+    let decls = quote! {
         #[doc = #doc]
         #vis struct #pool #decl #where_clause {
             inner: #inner_ty,
         }
-
+    };
+    let impls = quote! {
         #with
 
         #[automatically_derived]
@@ -69,5 +71,6 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream {
         #newtype
 
         #arena_new
-    }
+    };
+    Parts { decls, impls }
 }

@@ -9,6 +9,14 @@ use syn::{GenericParam, Generics, Lifetime, LifetimeParam};
 use crate::names;
 use crate::valid::{self, Plan};
 
+/// What a layout generates, in two parts: the declarations the user names (the pool, the
+/// views; the SoA `Drop` check), at the item's place; and the impls, which `expand.rs` puts in a `const _`
+/// block beside the locals' shields (see `names.rs`).
+pub(crate) struct Parts {
+    pub decls: TokenStream,
+    pub impls: TokenStream,
+}
+
 /// The generics of the generated pool, in every form the expansion needs.
 pub(crate) struct PoolGenerics {
     /// `<'id, struct params..>` with bounds and defaults, for the pool's declaration.
@@ -92,8 +100,8 @@ pub(crate) fn with_fns(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream 
     let with_capacity_doc =
         format!("[`with`]({pool}::with), with room for `capacity` values before growing.");
     let out = names::type_param("__ArenaOut", &plan.input.names);
-    let (f, capacity, brand_local) =
-        (names::local("f"), names::local("capacity"), names::local("brand"));
+    let [f, capacity, brand_local] =
+        ["f", "capacity", "brand"].map(|n| names::local(n, &plan.input.names));
     quote! {
         #[automatically_derived]
         impl #impl_generics #outer_ty #where_clause {
@@ -138,7 +146,7 @@ pub(crate) fn arena_new_impl(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenS
     let handle = quote!(#krate::Handle<#brand>);
     let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
     let make_ty = names::type_param("__ArenaMake", &plan.input.names);
-    let (make, value) = (names::local("make"), names::local("value"));
+    let [make, value] = ["make", "value"].map(|n| names::local(n, &plan.input.names));
     quote! {
         #[automatically_derived]
         impl #impl_generics #krate::ArenaNew<#value_ty> for &mut #self_ty #where_clause {
@@ -171,7 +179,7 @@ pub(crate) fn newtype_impls(
     let (brand, _) = lifetimes(plan);
     let self_ty = generics.pool_ty(plan, &brand);
     let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
-    let formatter = names::local("formatter");
+    let formatter = names::local("formatter", &plan.input.names);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::core::ops::Deref for #self_ty #where_clause {

@@ -7,17 +7,19 @@
 //! clippy::pedantic)]` and `#![no_implicit_prelude]`: no `unsafe`; absolute paths only
 //! (`::core::…`, and arena-core through `#[arena(crate = …)]`'s path, `Vec` through its
 //! hidden `__private` module); a doc comment on every public item; `#[must_use]` on
-//! everything that only reads.
+//! everything that only reads. The types the user names stay at the item's place; the
+//! impls go in one `const _: () = { .. };` block with the shields of their locals, so
+//! no constant or unit struct of the user's module can capture a binding (`names.rs`).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
 use crate::ast::Input;
-use crate::common::PoolGenerics;
+use crate::common::{Parts, PoolGenerics};
 use crate::errors::Errors;
 use crate::valid::{self, Layout, Plan};
-use crate::{aos, soa};
+use crate::{aos, names, soa};
 
 /// The whole derive: errors (if any) and the expansion.
 pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
@@ -26,15 +28,22 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let plan = valid::plan(&parsed, &mut errors);
     let generics = PoolGenerics::new(&plan);
     let aliases = aliases(&plan);
-    let pool = match &plan.layout {
+    let Parts { decls, impls } = match &plan.layout {
         Layout::Aos => aos::expand(&plan, &generics),
         Layout::Soa(columns) => soa::expand(&plan, &generics, columns),
     };
+    let shields = names::shields(&impls, &parsed.names);
     let errors = errors.to_compile_errors();
     quote! {
         #errors
         #aliases
-        #pool
+        #decls
+        // The impls, beside a `fn` named like each of their locals: no item of the
+        // user's module can turn a binding into a pattern (see `names.rs`).
+        const _: () = {
+            #shields
+            #impls
+        };
     }
 }
 

@@ -28,7 +28,9 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Lifetime, LifetimeParam};
 
-use crate::common::{PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns};
+use crate::common::{
+    Parts, PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns,
+};
 use crate::names;
 use crate::valid::{Column, Plan};
 
@@ -68,11 +70,7 @@ impl Views {
 }
 
 /// The SoA pool, its `SoaRow` impl and views, `Debug` and `ArenaNew`.
-pub(crate) fn expand(
-    plan: &Plan<'_>,
-    generics: &PoolGenerics,
-    columns: &[Column<'_>],
-) -> TokenStream {
+pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics, columns: &[Column<'_>]) -> Parts {
     let Plan { krate, pool, .. } = plan;
     let input = plan.input;
     let name = input.ident;
@@ -95,7 +93,7 @@ pub(crate) fn expand(
          place); handles and keys do not."
     );
     let new_in_doc = new_in_doc(plan);
-    let [capacity, brand_local] = ["capacity", "brand"].map(names::local);
+    let [capacity, brand_local] = ["capacity", "brand"].map(|n| names::local(n, &input.names));
     let accessors = columns.iter().map(|c| accessors(plan, &views, c));
     let soa_row = soa_row(plan, &views, columns);
     let view_types = view_types(plan, &views, columns);
@@ -103,10 +101,10 @@ pub(crate) fn expand(
     let newtype = newtype_impls(plan, generics, &inner_ty);
     let no_drop = must_not_impl_drop(plan);
 
-    quote! {
+    // The `Drop` check is a block of its own, beside the views (no locals to shield): its
+    // error then names the trait `_::__ArenaSoaStructMustNotImplementDrop`.
+    let decls = quote! {
         #view_types
-
-        #soa_row
 
         #no_drop
 
@@ -114,6 +112,9 @@ pub(crate) fn expand(
         #vis struct #pool #decl #where_clause {
             inner: #inner_ty,
         }
+    };
+    let impls = quote! {
+        #soa_row
 
         #with
 
@@ -146,7 +147,8 @@ pub(crate) fn expand(
         #newtype
 
         #arena_new
-    }
+    };
+    Parts { decls, impls }
 }
 
 /// The four views and the hidden storage struct.
@@ -269,10 +271,11 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
     let first = fields[0];
     // The expansion's own locals (see `names.rs`), one per field where needed.
-    let locals: Vec<_> = (0..fields.len()).map(|i| names::local(&format!("field_{i}"))).collect();
-    let heads: Vec<_> = (0..fields.len()).map(|i| names::local(&format!("head_{i}"))).collect();
+    let local = |name: &str| names::local(name, &input.names);
+    let locals: Vec<_> = (0..fields.len()).map(|i| local(&format!("field_{i}"))).collect();
+    let heads: Vec<_> = (0..fields.len()).map(|i| local(&format!("head_{i}"))).collect();
     let [storage_l, columns_l, capacity, additional, value, index] =
-        ["storage", "columns", "capacity", "additional", "value", "row"].map(names::local);
+        ["storage", "columns", "capacity", "additional", "value", "row"].map(local);
     // Moves the fields of `value` onto the columns. The struct has no `Drop` (checked by
     // `must_not_impl_drop`), so taking it apart runs no destructor.
     let pushes = columns.iter().zip(&locals).map(|(c, local)| {
@@ -444,7 +447,8 @@ fn accessors(plan: &Plan<'_>, views: &Views, c: &Column<'_>) -> TokenStream {
     let (brand, _) = lifetimes(plan);
     let Column { field, ty, vis, get, get_mut, by_key, by_key_mut, slice, slice_mut } = c;
     let cols_mut = &views.columns_mut;
-    let [handle, key, row, column] = ["handle", "key", "row", "column"].map(names::local);
+    let [handle, key, row, column] =
+        ["handle", "key", "row", "column"].map(|n| names::local(n, &plan.input.names));
     let handle_ty = quote!(#krate::Handle<#brand>);
     let key_ty = quote!(#krate::Key<#brand>);
     let option = quote!(::core::option::Option);

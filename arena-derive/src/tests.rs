@@ -63,6 +63,27 @@ fn fresh_brand_avoids_lifetimes_bound_anywhere_in_the_item() {
 #[test]
 fn generated_generics_avoid_the_structs_parameters() {
     let out = expand("struct S<__ArenaOut, __ArenaMake> { a: __ArenaOut, b: __ArenaMake }");
-    assert!(out.contains("fn with<__ArenaOut1>"), "{out}");
-    assert!(out.contains("arena_new_with<__ArenaMake1:"), "{out}");
+    let tight: String = out.split_whitespace().collect();
+    assert!(tight.contains("fnwith<__ArenaOut1>"), "{out}");
+    assert!(tight.contains("arena_new_with<__ArenaMake1:"), "{out}");
+}
+
+#[test]
+fn locals_avoid_the_items_names_and_each_has_a_shield() {
+    let out = expand(
+        "#[arena(soa)] struct S<const __arena_value: usize> { \
+         a: [u8; __arena_value], b: [u8; __arena_field_1] }",
+    );
+    let tight: String = out.split_whitespace().collect();
+    // The locals the item mentions take the next free name, with their shields ...
+    for local in ["__arena_value_", "__arena_field_1_"] {
+        assert!(tight.contains(&format!("fn{local}(){{}}")), "no shield for {local}:\n{out}");
+    }
+    // ... and the names the item uses are not shadowed inside the expansion.
+    for user in ["__arena_value", "__arena_field_1"] {
+        assert!(!tight.contains(&format!("fn{user}(){{}}")), "{user} shadowed:\n{out}");
+    }
+    for local in ["__arena_field_0", "__arena_storage", "__arena_row", "__arena_f"] {
+        assert!(tight.contains(&format!("fn{local}(){{}}")), "no shield for {local}:\n{out}");
+    }
 }
