@@ -727,9 +727,13 @@ impl<'s, T> ArenaVec<'s, T> {
         assert!(at <= len, "`at` split index (is {at}) should be <= len (is {len})");
         let mut tail = Self::new_in_bump(self.bump);
         tail.reserve_exact(len - at);
-        // SAFETY: A2: elements `at..len` are initialised; `tail`'s buffer is a distinct
+        // The source is `slot_ptr`, not `slot`: `at` may be `len == cap` (an empty
+        // vector's `split_off(0)`, a full one's `split_off(len)`), one past the end, which
+        // is no element's slot but a valid start for a copy of zero elements.
+        // SAFETY: A2: elements `at..len` are initialised (`at <= len <= cap`, so the
+        // source is inside the buffer or one past its end); `tail`'s buffer is a distinct
         // allocation of at least `len - at` elements. They move: `self` forgets them next.
-        unsafe { ptr::copy_nonoverlapping(self.slot(at).as_ptr(), tail.ptr.as_ptr(), len - at) };
+        unsafe { ptr::copy_nonoverlapping(self.slot_ptr(at), tail.ptr.as_ptr(), len - at) };
         self.len = at;
         tail.len = len - at;
         tail
@@ -917,13 +921,15 @@ impl<'s, T> ArenaVec<'s, T> {
     }
 
     /// A pointer to element `index` (`index <= cap`; one past the end allowed), for the
-    /// iterators, which track the initialised elements themselves.
+    /// iterators, which track the initialised elements themselves, and for the start or
+    /// end of a run that may be empty (`split_off`, `append`).
     #[inline]
     fn slot_ptr(&self, index: usize) -> *mut T {
         self.ptr.as_ptr().wrapping_add(index)
     }
 
-    /// The element slot at `index`.
+    /// The element slot at `index < cap` (checked in debug builds): a slot that is
+    /// written or read. A run's start, which may be one past the end, is `slot_ptr`.
     #[inline]
     fn slot(&self, index: usize) -> NonNull<T> {
         debug_assert!(index < self.cap, "slot {index} past the capacity");

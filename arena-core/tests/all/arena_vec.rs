@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use arena_core::{AllocError, Arena, ArenaString, ArenaVec, BlockPool};
 
-use crate::common::{Noisy, PanicsOnDrop, scaled};
+use crate::common::{Noisy, PanicsOnDrop, scaled, sorted};
 
 /// Pushes `n` bytes one at a time (W6) and checks that the scope holds at most 1.1x the
 /// capacity reached (plus the first standard block for strings smaller than 100 000
@@ -383,4 +383,141 @@ fn retain_that_panics_half_way_keeps_or_drops_each_element_once() {
     let mut all = log.into_inner();
     all.sort_unstable();
     assert_eq!(all, (0..10).collect::<Vec<_>>(), "each dropped exactly once");
+}
+
+/// A vector with no room left, by one of two ways: `with_capacity_in(n)` filled to the
+/// capacity it got (at least `n`), or `reserve_exact(n)` filled to exactly `n`.
+fn full_vector<'a, 's>(
+    n: usize,
+    exact: bool,
+    log: &'a RefCell<Vec<u32>>,
+    arena: &'s Arena,
+) -> ArenaVec<'s, Noisy<'a>> {
+    let mut v = if exact {
+        let mut v = ArenaVec::new_in(arena);
+        v.reserve_exact(n);
+        assert_eq!(v.capacity(), n, "`reserve_exact` on an empty vector gives exactly n");
+        v
+    } else {
+        ArenaVec::with_capacity_in(n, arena)
+    };
+    let cap = u32::try_from(v.capacity()).expect("a small capacity");
+    v.extend((0..cap).map(|id| Noisy { id, log }));
+    assert_eq!(v.len(), v.capacity(), "full: no room left");
+    v
+}
+
+fn ids(v: &[Noisy<'_>]) -> Vec<u32> {
+    v.iter().map(|n| n.id).collect()
+}
+
+#[test]
+fn split_off_at_every_index_of_a_full_or_empty_vector_splits_like_std() {
+    for n in [0, 1, 2, 3, 7, 8, 9, 16] {
+        for exact in [false, true] {
+            let len = full_vector(n, exact, &RefCell::new(Vec::new()), &Arena::new()).len();
+            for at in 0..=len {
+                let log = RefCell::new(Vec::new());
+                let arena = Arena::new();
+                let mut v = full_vector(n, exact, &log, &arena);
+                let cap = v.capacity();
+                let expected: Vec<u32> = (0..u32::try_from(len).expect("small")).collect();
+                let tail = v.split_off(at);
+                assert_eq!(ids(&v), expected[..at], "n {n}, at {at}: the head");
+                assert_eq!(ids(&tail), expected[at..], "n {n}, at {at}: the tail");
+                assert_eq!(v.capacity(), cap, "the head keeps its capacity");
+                assert!(tail.capacity() >= len - at);
+                assert!(log.borrow().is_empty(), "nothing dropped by the split");
+                drop((v, tail));
+                assert_eq!(sorted(&log), expected, "n {n}, at {at}: each dropped once");
+            }
+        }
+    }
+}
+
+#[test]
+fn split_off_of_an_empty_vector_gives_two_empty_ones() {
+    let arena = Arena::new();
+    let mut never_grown: ArenaVec<'_, u64> = ArenaVec::new_in(&arena);
+    let mut no_room: ArenaVec<'_, u64> = ArenaVec::with_capacity_in(0, &arena);
+    for v in [&mut never_grown, &mut no_room] {
+        let tail = v.split_off(0);
+        assert!(v.is_empty() && tail.is_empty());
+        drop(tail);
+        v.push(1);
+        assert_eq!(v.split_off(1).len(), 0);
+        assert_eq!(v.as_slice(), [1]);
+    }
+}
+
+/// The other operations that copy or drop a possibly empty run at the end of the
+/// buffer, on a vector with no room left: each must leave the vector whole and drop
+/// each element once.
+#[test]
+fn zero_length_moves_at_the_end_of_a_full_vector_change_nothing() {
+    let check = |name: &str, op: &dyn Fn(&mut ArenaVec<'_, Noisy<'_>>, &Arena)| {
+        for n in [0, 1, 2, 7, 8] {
+            for exact in [false, true] {
+                let log = RefCell::new(Vec::new());
+                let arena = Arena::new();
+                let mut v = full_vector(n, exact, &log, &arena);
+                let before = ids(&v);
+                op(&mut v, &arena);
+                assert_eq!(ids(&v), before, "{name}, n {n}: the vector is whole");
+                assert!(log.borrow().is_empty(), "{name}, n {n}: nothing dropped");
+                drop(v);
+                assert_eq!(sorted(&log), before, "{name}, n {n}: each dropped once");
+            }
+        }
+    };
+    check("drain(len..len)", &|v, _| assert_eq!(v.drain(v.len()..).count(), 0));
+    check("drain(..0)", &|v, _| assert_eq!(v.drain(..0).count(), 0));
+    check("extract_if(len..)", &|v, _| {
+        assert_eq!(v.extract_if(v.len().., |_| true).count(), 0);
+    });
+    check("extract_if(.., false)", &|v, _| assert_eq!(v.extract_if(.., |_| false).count(), 0));
+    check("truncate(len)", &|v, _| v.truncate(v.len()));
+    check("truncate(len + 1)", &|v, _| v.truncate(v.len() + 1));
+    check("retain(true)", &|v, _| v.retain(|_| true));
+    check("retain_mut(true)", &|v, _| v.retain_mut(|_| true));
+    check("append(empty)", &|v, arena| v.append(&mut ArenaVec::with_capacity_in(0, arena)));
+    check("append onto empty", &|v, arena| {
+        let mut empty = ArenaVec::with_capacity_in(0, arena);
+        empty.append(v);
+        assert!(v.is_empty());
+        v.append(&mut empty);
+    });
+    check("split_off(len) then append", &|v, _| {
+        let mut tail = v.split_off(v.len());
+        v.append(&mut tail);
+    });
+    check("insert at len, then pop", &|v, _| {
+        let log = v.first().map(|n| n.log);
+        if let Some(log) = log {
+            v.insert(v.len(), Noisy { id: 999, log });
+            assert_eq!(v.pop().map(|n| n.id), Some(999), "the new last element");
+            log.borrow_mut().clear();
+        }
+    });
+    check("split_off(0), into_iter back", &|v, _| {
+        let moved = v.split_off(0);
+        v.extend(moved);
+    });
+}
+
+#[test]
+fn copy_extensions_at_the_end_of_a_full_vector_work() {
+    let arena = Arena::new();
+    for n in [0, 1, 8] {
+        let mut v: ArenaVec<'_, u8> = ArenaVec::new_in(&arena);
+        v.reserve_exact(n);
+        v.resize(n, 7);
+        assert_eq!(v.len(), v.capacity());
+        v.extend_from_slice_copy(&[]);
+        v.extend_from_slices_copy(&[&[], &[]]);
+        v.resize(n, 0);
+        assert_eq!(v.as_slice(), vec![7; n]);
+        v.extend_from_slice_copy(&[1]);
+        assert_eq!(v.len(), n + 1);
+    }
 }
