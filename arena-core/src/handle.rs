@@ -20,6 +20,7 @@ use core::num::NonZeroU32;
 
 use crate::brand::Id;
 use crate::slot_key::{SlotKey, sealed::KeyParts};
+use crate::version::{self, Version};
 
 /// An owning handle to a value in a [`Pool`](crate::Pool): neither `Copy` nor `Clone`.
 ///
@@ -76,7 +77,7 @@ pub struct Handle<'id> {
 pub struct Key<'id> {
     index: u32,
     /// The slot's version when the key was made: `generation << 2 | OCCUPIED`.
-    version: NonZeroU32,
+    version: Version,
     brand: Id<'id>,
 }
 
@@ -119,12 +120,19 @@ impl<'id> Handle<'id> {
 impl<'id> Key<'id> {
     /// A key for slot `index` at `version`. Safe: a key is checked on every use, so one
     /// that names no value reaches none.
-    pub(crate) fn new(index: u32, version: NonZeroU32, brand: Id<'id>) -> Self {
+    pub(crate) fn new(index: u32, version: Version, brand: Id<'id>) -> Self {
+        Key { index, version, brand }
+    }
+
+    /// A key of brand `'id` from a raw word, parsed (`version::from_raw`): safe for any
+    /// bits, since a key is checked on every use.
+    pub(crate) fn from_raw_in(raw: u64, brand: Id<'id>) -> Self {
+        let (index, version) = version::from_raw(raw);
         Key { index, version, brand }
     }
 
     /// The version as stored.
-    pub(crate) fn version(self) -> NonZeroU32 {
+    pub(crate) fn version(self) -> Version {
         self.version
     }
 
@@ -146,6 +154,24 @@ impl<'id> Key<'id> {
     pub(crate) fn slot(self) -> u32 {
         self.index
     }
+
+    /// The key as one `u64` (version in the high half, index in the low), the layout of
+    /// [`PoolKey::to_raw`](crate::PoolKey::to_raw); [`Pool::key_from_raw`](crate::Pool::key_from_raw)
+    /// turns it back into a key of the pool's brand.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let k = pool.insert_keyed("saved");
+    ///     let raw: u64 = k.to_raw();
+    ///     assert_eq!(pool.key_from_raw(raw), k);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn to_raw(self) -> u64 {
+        version::to_raw(self.index, self.version)
+    }
 }
 
 impl KeyParts for Key<'_> {
@@ -154,11 +180,11 @@ impl KeyParts for Key<'_> {
         self.index
     }
     #[inline]
-    fn version(self) -> NonZeroU32 {
+    fn version(self) -> Version {
         self.version
     }
     #[inline]
-    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
+    fn with_parts(self, slot: u32, version: Version) -> Self {
         Key::new(slot, version, self.brand)
     }
 }
@@ -166,7 +192,7 @@ impl SlotKey for Key<'_> {}
 
 impl fmt::Debug for Key<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Key({}v{})", self.index, self.version.get() >> 2)
+        write!(f, "Key({}v{})", self.index, self.version.generation())
     }
 }
 impl PartialEq for Handle<'_> {

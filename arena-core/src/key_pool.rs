@@ -11,14 +11,14 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
-use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 
 use crate::error::{TryAllocError, fail};
 use crate::pool::PoolStats;
 use crate::slot_iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
 use crate::slot_key::{SlotKey, sealed::KeyParts};
-use crate::slots::{GetDisjointMutError, Slots, Vacant};
+use crate::slots::{Claim, GetDisjointMutError, Slots};
+use crate::version::{self, Version};
 
 /// A copyable, checked key to a value of a [`KeyPool<T>`]: 8 bytes, and
 /// `Option<PoolKey<T>>` too.
@@ -42,20 +42,20 @@ use crate::slots::{GetDisjointMutError, Slots, Vacant};
 pub struct PoolKey<T> {
     index: u32,
     /// The slot's version when the key was made: salted generation, `OCCUPIED` bit set.
-    version: NonZeroU32,
+    version: Version,
     /// Typed by the pool's values; `fn() -> T` keeps the key `Send`, `Sync` and `Copy`
     /// whatever `T` is.
     _type: PhantomData<fn() -> T>,
 }
 
 impl<T> PoolKey<T> {
-    fn new(index: u32, version: NonZeroU32) -> Self {
+    fn new(index: u32, version: Version) -> Self {
         PoolKey { index, version, _type: PhantomData }
     }
 
     /// A key the pool's iterators make their keys like (only its type matters).
-    fn model() -> Self {
-        PoolKey::new(0, NonZeroU32::MIN)
+    pub(crate) fn model() -> Self {
+        PoolKey::new(0, Version::FIRST)
     }
 
     /// The slot index, as stored.
@@ -64,7 +64,7 @@ impl<T> PoolKey<T> {
     }
 
     /// The version, as stored.
-    pub(crate) fn version(self) -> NonZeroU32 {
+    pub(crate) fn version(self) -> Version {
         self.version
     }
 
@@ -94,25 +94,39 @@ impl<T> PoolKey<T> {
     /// ```
     #[must_use]
     pub fn to_raw(self) -> u64 {
-        (u64::from(self.version.get()) << 32) | u64::from(self.index)
+        version::to_raw(self.index, self.version)
     }
 
-    /// A key from [`to_raw`](Self::to_raw)'s `u64`. Safe for any value: every use of a
-    /// key is checked, so a `u64` that names no value reaches none.
+    /// A key from a `u64`, parsed: safe for any bits, whoever sent them (a cookie, a
+    /// file, a database).
+    ///
+    /// A word that [`to_raw`](Self::to_raw) made comes back as the same key. Any other
+    /// word whose version half could be a key's (bit 0 set, bit 1 clear) is the key it
+    /// spells: checked on every use like any key, it names a value only if that slot
+    /// holds one at exactly that version (which a key of another pool does with
+    /// probability 2^-30, see [`KeyPool`]). A word whose version half no pool ever gives
+    /// a key becomes a key that names no value in any pool. No word names a removed
+    /// value or a vacant slot.
     ///
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::<u8>::new();
-    /// let nonsense = arena_core::PoolKey::from_raw(0xdead_beef);
+    /// use arena_core::{KeyPool, PoolKey};
+    ///
+    /// let mut pool = KeyPool::<u8>::new();
+    /// let k = pool.insert(7);
+    /// assert_eq!(PoolKey::<u8>::from_raw(k.to_raw()), k);
+    /// let nonsense = PoolKey::from_raw(0xdead_beef);
     /// assert_eq!(pool.get(nonsense), None);
+    /// pool.remove(k);
+    /// // The removed value's slot is vacant: no bits reach it.
+    /// let vacant_pattern = k.to_raw().wrapping_add(3 << 32); // next generation, vacant
+    /// assert_eq!(pool.remove(PoolKey::from_raw(vacant_pattern)), None);
     /// ```
     #[must_use]
     pub fn from_raw(raw: u64) -> Self {
-        #[expect(clippy::cast_possible_truncation, reason = "the halves of the u64")]
-        let (index, version) = (raw as u32, (raw >> 32) as u32);
-        // A zero version names no value; `2` (the owned bit alone) never matches one.
-        PoolKey::new(index, NonZeroU32::new(version).unwrap_or(NonZeroU32::MIN.saturating_add(1)))
+        let (index, version) = version::from_raw(raw);
+        PoolKey::new(index, version)
     }
 }
 
@@ -122,11 +136,11 @@ impl<T> KeyParts for PoolKey<T> {
         PoolKey::slot(self)
     }
     #[inline]
-    fn version(self) -> NonZeroU32 {
+    fn version(self) -> Version {
         PoolKey::version(self)
     }
     #[inline]
-    fn with_parts(self, slot: u32, version: NonZeroU32) -> Self {
+    fn with_parts(self, slot: u32, version: Version) -> Self {
         PoolKey::new(slot, version)
     }
 }
@@ -161,7 +175,7 @@ impl<T> Hash for PoolKey<T> {
 }
 impl<T> fmt::Debug for PoolKey<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PoolKey({}v{:x})", self.index, self.version.get() >> 2)
+        write!(f, "PoolKey({}v{:x})", self.index, self.version.generation())
     }
 }
 
@@ -183,8 +197,14 @@ impl<T> fmt::Debug for PoolKey<T> {
 ///   the `std` feature, from a per-process address and a counter), so for a key of
 ///   another pool that happens with probability 2^-30 per lookup: never in practice, but
 ///   not by proof (the branded [`Pool`](crate::Pool) proves it).
+/// - Keys from outside are parsed, not trusted: [`PoolKey::from_raw`] and
+///   `Deserialize` take any bits, and no bits name a removed value or a vacant slot
+///   (the repository's `docs/keys-from-outside.md`).
 /// - Keys survive a serde round trip of their pool (feature `serde`): the salt and every
-///   slot's generation travel with it.
+///   slot's generation travel with it. Loading checks the document (a slot holds a
+///   value exactly when its meta word says so, no slot is owned, salt and floor in
+///   range) and rebuilds the free list and the count from the slots, so a hand-edited
+///   file is an error or a consistent pool, never one that breaks later.
 /// - A clone is the same pool twice: every key of the original names the same value in
 ///   the clone. From then on the two change apart, with the same salt, so a key one of
 ///   them makes afterwards may name a value of the other (the one at the same slot and
@@ -324,8 +344,9 @@ impl<T> KeyPool<T> {
     }
 
     /// Claims the slot the next value will take, so its key is known first (see
-    /// [`Pool::vacant_entry`](crate::Pool::vacant_entry)); an entry dropped unfilled burns
-    /// its key.
+    /// [`Pool::vacant_entry`](crate::Pool::vacant_entry)). The key is burnt when the
+    /// claim is made: an entry dropped unfilled, or forgotten, leaves a key that never
+    /// names a value.
     ///
     /// # Panics
     ///
@@ -342,8 +363,8 @@ impl<T> KeyPool<T> {
     /// ```
     #[track_caller]
     pub fn vacant_entry(&mut self) -> KeyVacantEntry<'_, T> {
-        match self.slots.vacant() {
-            Ok(entry) => KeyVacantEntry { entry: Some(entry) },
+        match self.slots.claim() {
+            Ok(claim) => KeyVacantEntry { claim },
             Err(e) => fail(e),
         }
     }
@@ -366,7 +387,7 @@ impl<T> KeyPool<T> {
     pub fn insert_with_key(&mut self, make: impl FnOnce(PoolKey<T>) -> T) -> PoolKey<T> {
         let entry = self.vacant_entry();
         let key = entry.key();
-        // A panic in `make` drops the entry, which burns `key`.
+        // The claim burnt `key`: if `make` panics, it never names a value.
         let value = make(key);
         entry.insert(value)
     }
@@ -864,10 +885,10 @@ impl<T> fmt::Debug for KeyPool<T> {
 }
 
 /// A claimed slot of a [`KeyPool`], from [`KeyPool::vacant_entry`]: its key is known, the
-/// value not yet stored. Dropped unfilled, it leaves the pool as it was and burns the key.
+/// value not yet stored. Dropped unfilled (or forgotten), it leaves the pool as it was,
+/// but for the key, which was burnt when the slot was claimed and never names a value.
 pub struct KeyVacantEntry<'a, T> {
-    /// `Some` until filled.
-    entry: Option<Vacant<'a, T>>,
+    claim: Claim<'a, T>,
 }
 
 impl<T> KeyVacantEntry<'_, T> {
@@ -883,8 +904,7 @@ impl<T> KeyVacantEntry<'_, T> {
     /// ```
     #[must_use]
     pub fn key(&self) -> PoolKey<T> {
-        let entry = self.entry.as_ref().unwrap_or_else(|| unreachable!("filled entries are gone"));
-        PoolKey::new(entry.index(), entry.version())
+        PoolKey::new(self.claim.index(), self.claim.version())
     }
 
     /// Stores `value` in the slot and returns its key.
@@ -896,24 +916,14 @@ impl<T> KeyVacantEntry<'_, T> {
     /// let k = pool.vacant_entry().insert(1);
     /// assert_eq!(pool[k], 1);
     /// ```
-    pub fn insert(mut self, value: T) -> PoolKey<T> {
-        let entry = self.entry.take().unwrap_or_else(|| unreachable!("filled entries are gone"));
-        let (index, version) = entry.fill(value, false);
+    pub fn insert(self, value: T) -> PoolKey<T> {
+        let (index, version) = self.claim.fill(value, false);
         PoolKey::new(index, version)
-    }
-}
-
-impl<T> Drop for KeyVacantEntry<'_, T> {
-    fn drop(&mut self) {
-        if let Some(entry) = self.entry.take() {
-            entry.burn();
-        }
     }
 }
 
 impl<T> fmt::Debug for KeyVacantEntry<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let slot = self.entry.as_ref().map(Vacant::index);
-        f.debug_struct("KeyVacantEntry").field("slot", &slot).finish()
+        f.debug_struct("KeyVacantEntry").field("slot", &self.claim.index()).finish()
     }
 }

@@ -167,6 +167,7 @@ mod sync_pool;
 #[cfg(feature = "std")]
 mod sync_size_class;
 mod vec;
+mod version;
 
 pub use alloc_or_init_error::AllocOrInitError;
 pub use arena::Arena;

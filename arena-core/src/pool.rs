@@ -43,14 +43,14 @@
 
 use core::fmt;
 use core::iter::FusedIterator;
-use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 
 use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::handle::{Handle, Key};
 use crate::slot_iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
-use crate::slots::{GetDisjointMutError, Slots, Vacant, overlapping};
+use crate::slots::{Claim, GetDisjointMutError, Slots, overlapping};
+use crate::version::Version;
 
 /// Branded free-list storage for values of one type.
 ///
@@ -320,8 +320,9 @@ impl<'id, T> Pool<'id, T> {
     /// Claims the slot the next value will take, so its key is known before the value is
     /// built (slab's `vacant_entry`): [`VacantEntry::key`], then
     /// [`insert`](VacantEntry::insert) or [`insert_keyed`](VacantEntry::insert_keyed).
-    /// An entry dropped unfilled leaves the pool as it was, except that the key it
-    /// showed is burnt: it will never name a value.
+    /// The key is burnt when the slot is claimed: an entry dropped unfilled, or
+    /// forgotten, leaves the pool as it was except that the key it showed will never
+    /// name a value.
     ///
     /// # Panics
     ///
@@ -364,7 +365,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     pub fn try_vacant_entry(&mut self) -> Result<VacantEntry<'_, 'id, T>, AllocError> {
         let brand = self.brand;
-        Ok(VacantEntry { entry: Some(self.slots.vacant()?), brand })
+        Ok(VacantEntry { claim: self.slots.claim()?, brand })
     }
 
     /// Inserts the value `make` builds from its own key, and returns that key (slotmap's
@@ -387,7 +388,7 @@ impl<'id, T> Pool<'id, T> {
     pub fn insert_with_key(&mut self, make: impl FnOnce(Key<'id>) -> T) -> Key<'id> {
         let entry = self.vacant_entry();
         let key = entry.key();
-        // A panic in `make` drops the entry, which burns `key`.
+        // The claim burnt `key`: if `make` panics, it never names a value.
         let value = make(key);
         entry.insert_keyed(value)
     }
@@ -396,7 +397,7 @@ impl<'id, T> Pool<'id, T> {
     pub(crate) fn key_at(&self, index: u32) -> Key<'id> {
         let version = self.slots.version_at(index);
         debug_assert!(version.is_some(), "slot {index} is occupied");
-        Key::new(index, version.unwrap_or(core::num::NonZeroU32::MIN), self.brand)
+        Key::new(index, version.unwrap_or(Version::FIRST), self.brand)
     }
 
     /// Whether slot `index` holds a value a handle owns.
@@ -531,6 +532,35 @@ impl<'id, T> Pool<'id, T> {
         } else {
             None
         }
+    }
+
+    /// A key of this pool from a `u64` ([`Key::to_raw`]), parsed as
+    /// [`PoolKey::from_raw`](crate::PoolKey::from_raw) parses one: safe for any bits. A
+    /// word `to_raw` made comes back as the same key; a word whose version half no pool
+    /// gives a key becomes a key that names no value; no word names a removed value or a
+    /// vacant slot.
+    ///
+    /// The brand says which pool a key is for, not where its bits came from: a word
+    /// from another pool (or an earlier run) is checked like any key, and may name a
+    /// value here, since a branded pool's versions start at 0 (a
+    /// [`KeyPool`](crate::KeyPool) salts its versions against that). Use it for keys
+    /// that went out of the program and come back, such as a session id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::Pool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(1);
+    ///     let cookie = k.to_raw();
+    ///     assert_eq!(pool.get_key(pool.key_from_raw(cookie)), Some(&1));
+    ///     pool.remove_key(k);
+    ///     assert_eq!(pool.get_key(pool.key_from_raw(cookie)), None);
+    ///     assert_eq!(pool.get_key(pool.key_from_raw(u64::MAX)), None);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn key_from_raw(&self, raw: u64) -> Key<'id> {
+        Key::from_raw_in(raw, self.brand)
     }
 
     /// Whether `key`'s value is still in the pool.
@@ -1003,7 +1033,7 @@ impl<'id, T> Pool<'id, T> {
 
     /// A key of this pool's brand, which iterators make their keys like.
     fn model_key(&self) -> Key<'id> {
-        Key::new(0, NonZeroU32::MIN, self.brand)
+        Key::new(0, Version::FIRST, self.brand)
     }
 }
 
@@ -1053,11 +1083,10 @@ impl<'a, 'id, T> IntoIterator for &'a mut Pool<'id, T> {
 }
 
 /// A claimed slot of a [`Pool`], from [`Pool::vacant_entry`]: its key is known, the
-/// value not yet stored. Dropped unfilled, it leaves the pool as it was and burns the
-/// key, which then names no value, ever.
+/// value not yet stored. Dropped unfilled (or forgotten), it leaves the pool as it was,
+/// but for the key, which was burnt when the slot was claimed and names no value, ever.
 pub struct VacantEntry<'a, 'id, T> {
-    /// `Some` until filled.
-    entry: Option<Vacant<'a, T>>,
+    claim: Claim<'a, T>,
     brand: Id<'id>,
 }
 
@@ -1076,8 +1105,7 @@ impl<'id, T> VacantEntry<'_, 'id, T> {
     /// ```
     #[must_use]
     pub fn key(&self) -> Key<'id> {
-        let entry = self.entry.as_ref().unwrap_or_else(|| unreachable!("filled entries are gone"));
-        Key::new(entry.index(), entry.version(), self.brand)
+        Key::new(self.claim.index(), self.claim.version(), self.brand)
     }
 
     /// Stores `value` in the slot, owned by the returned handle ([`key`](Self::key) reads
@@ -1094,9 +1122,8 @@ impl<'id, T> VacantEntry<'_, 'id, T> {
     ///     assert_eq!(pool.remove(h), 5);
     /// });
     /// ```
-    pub fn insert(mut self, value: T) -> Handle<'id> {
-        let entry = self.entry.take().unwrap_or_else(|| unreachable!("filled entries are gone"));
-        let (index, _) = entry.fill(value, true);
+    pub fn insert(self, value: T) -> Handle<'id> {
+        let (index, _) = self.claim.fill(value, true);
         // SAFETY: L3: the slot was just filled and marked owned: this is its only handle,
         // of this pool's brand.
         unsafe { Handle::new(index, self.brand) }
@@ -1113,25 +1140,15 @@ impl<'id, T> VacantEntry<'_, 'id, T> {
     ///     assert_eq!(entry.insert_keyed(1), key);
     /// });
     /// ```
-    pub fn insert_keyed(mut self, value: T) -> Key<'id> {
-        let entry = self.entry.take().unwrap_or_else(|| unreachable!("filled entries are gone"));
-        let (index, version) = entry.fill(value, false);
+    pub fn insert_keyed(self, value: T) -> Key<'id> {
+        let (index, version) = self.claim.fill(value, false);
         Key::new(index, version, self.brand)
-    }
-}
-
-impl<T> Drop for VacantEntry<'_, '_, T> {
-    fn drop(&mut self) {
-        if let Some(entry) = self.entry.take() {
-            entry.burn();
-        }
     }
 }
 
 impl<T> fmt::Debug for VacantEntry<'_, '_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let key = self.entry.as_ref().map(|e| (e.index(), e.version()));
-        f.debug_struct("VacantEntry").field("slot", &key).finish()
+        f.debug_struct("VacantEntry").field("slot", &self.claim.index()).finish()
     }
 }
 

@@ -9,13 +9,13 @@
 
 use core::fmt;
 use core::iter::{Enumerate, FusedIterator};
-use core::num::NonZeroU32;
 use core::slice;
 
 use crate::slot_key::SlotKey;
+use crate::version::Version;
 
 /// One entry of a secondary map: the version of the key that set it, and the value.
-pub(crate) type Entry<V> = Option<(NonZeroU32, V)>;
+pub(crate) type Entry<V> = Option<(Version, V)>;
 
 /// `Iterator`, `DoubleEndedIterator`, `ExactSizeIterator`, `FusedIterator` and `Debug`
 /// for an iterator with `entries` (the map's entries, enumerated), `remaining` (entries

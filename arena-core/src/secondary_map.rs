@@ -7,25 +7,12 @@
 
 use alloc::vec::Vec;
 use core::fmt;
-use core::num::NonZeroU32;
 use core::ops::{Index, IndexMut};
 
 use crate::secondary_iter::{Entry, SecondaryIter, SecondaryIterMut};
 use crate::slot_key::{SlotKey, sealed::KeyParts};
 use crate::slots::{GetDisjointMutError, overlapping};
-
-/// Generations are 30 bits above two flag bits (`slots.rs`).
-const GEN_SHIFT: u32 = 2;
-const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
-
-/// Whether `a` is an older version of the same slot than `b`: `b`'s generation is ahead
-/// of `a`'s by less than half the generation space (generations count modulo 2^30 from a
-/// salt; a slot never reuses one).
-#[inline]
-fn is_older(a: NonZeroU32, b: NonZeroU32) -> bool {
-    let ahead = (b.get() >> GEN_SHIFT).wrapping_sub(a.get() >> GEN_SHIFT) & GEN_MASK;
-    ahead != 0 && ahead < 1 << 29
-}
+use crate::version::NO_SLOT;
 
 /// Extra data for the values of one pool, keyed by its keys: a `Vec` indexed by slot,
 /// each entry tagged with the version of the key that set it. `K` is [`Key<'id>`](crate::Key)
@@ -106,6 +93,13 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
 
     /// Sets the entry of `key`; returns the previous value set with the same key.
     ///
+    /// The map grows to `key`'s slot: memory follows the highest slot index it is given.
+    /// A key made from bits that name no value ([`PoolKey::from_raw`] of a word no pool
+    /// made) stores nothing and returns `None`; for keys from outside, check them against
+    /// the pool (`contains_key`) before they size a map.
+    ///
+    /// [`PoolKey::from_raw`]: crate::PoolKey::from_raw
+    ///
     /// The entry of an *older* key of the same slot (its value was removed from the pool)
     /// is replaced and dropped, and `None` returned. A key older than the one whose entry
     /// is stored is stale: nothing is stored, the entry stays untouched, `value` is
@@ -129,6 +123,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// });
     /// ```
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        if key.slot() == NO_SLOT {
+            return None; // a key that names no value (from bad raw bits): nothing to tag
+        }
         let i = key.slot() as usize;
         if i >= self.entries.len() {
             self.entries.resize_with(i + 1, || None);
@@ -141,7 +138,7 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
             Some((version, old)) if *version == key.version() => {
                 Some(core::mem::replace(old, value))
             }
-            Some((version, _)) if is_older(key.version(), *version) => None,
+            Some((version, _)) if key.version().is_older_than(*version) => None,
             _ => {
                 let was_empty = entry.is_none();
                 let stale = entry.replace((key.version(), value));
@@ -296,9 +293,12 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// assert_eq!(counts[k], 3);
     /// ```
     pub fn entry(&mut self, key: K) -> Option<SecondaryEntry<'_, K, V>> {
+        if key.slot() == NO_SLOT {
+            return None;
+        }
         let i = key.slot() as usize;
         if let Some(Some((version, _))) = self.entries.get(i)
-            && is_older(key.version(), *version)
+            && key.version().is_older_than(*version)
         {
             return None;
         }

@@ -28,7 +28,7 @@ impl<T> Serialize for PoolKey<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut s = serializer.serialize_struct("PoolKey", 2)?;
         s.serialize_field("index", &self.slot())?;
-        s.serialize_field("version", &self.version().get())?;
+        s.serialize_field("version", &self.version().bits())?;
         s.end()
     }
 }
@@ -67,7 +67,8 @@ impl<'de, T> Deserialize<'de> for PoolKey<T> {
             }
         }
 
-        /// Any pair is a key (checked on every use): `from_raw` takes care of zero.
+        /// Any pair is a key, parsed as [`PoolKey::from_raw`] parses one: a version no
+        /// pool gives its keys becomes a key that names no value.
         fn key<T>(index: u32, version: u32) -> PoolKey<T> {
             PoolKey::from_raw((u64::from(version) << 32) | u64::from(index))
         }

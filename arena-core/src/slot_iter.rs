@@ -12,14 +12,14 @@
 
 use core::fmt;
 use core::iter::FusedIterator;
-use core::num::NonZeroU32;
 
 use crate::slot_key::SlotKey;
 use crate::slots::{RawDrain, RawIntoIter, RawIter, RawIterMut};
+use crate::version::Version;
 
 /// Turns a raw item's index and version into a key like `model`.
 #[inline]
-fn keyed<K: SlotKey, V>(model: K, (index, version, value): (u32, NonZeroU32, V)) -> (K, V) {
+fn keyed<K: SlotKey, V>(model: K, (index, version, value): (u32, Version, V)) -> (K, V) {
     (model.with_parts(index, version), value)
 }
 

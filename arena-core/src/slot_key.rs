@@ -10,16 +10,16 @@
 //! [`PoolKey`]: crate::PoolKey
 
 pub(crate) mod sealed {
-    use core::num::NonZeroU32;
+    use crate::version::Version;
 
     /// What generic code needs of a key. Private: only the kit's keys implement it.
     pub trait KeyParts: Copy {
         /// The slot index.
         fn slot(self) -> u32;
         /// The slot's version the key names.
-        fn version(self) -> NonZeroU32;
+        fn version(self) -> Version;
         /// A key of the same pool (brand or type) for another slot and version.
-        fn with_parts(self, slot: u32, version: NonZeroU32) -> Self;
+        fn with_parts(self, slot: u32, version: Version) -> Self;
     }
 }
 

@@ -8,7 +8,8 @@
 //! # Layout
 //!
 //! - `entries: Vec<Slot<T>>`, one per slot: a meta word (bit 0 occupied, bit 1 owned by a
-//!   branded pool's handle, bits 2.. the generation keys are checked against) next to a
+//!   branded pool's handle, bits 2.. the generation keys are checked against; the layout
+//!   and the [`Version`] keys carry are in `version.rs`) next to a
 //!   union of a `T` and a `u32`: an occupied slot holds the value, a vacant one the index
 //!   of the next vacant slot (the free list threads through the slots themselves). A slot
 //!   costs `max(size_of::<T>(), 4) + 4` rounded to the alignment, as slotmap's does, and
@@ -38,7 +39,7 @@
 //! - **(L1) The meta word describes the body.** A slot whose meta word has `OCCUPIED`
 //!   holds an initialised `T` in its body's `value` field; any other holds a free-list
 //!   link in `next` (unless retired). Occupied-and-filled become true together,
-//!   in [`Vacant`]'s fill, which consumes the claim.
+//!   in the fill of a [`Vacant`] or a [`Claim`], which consumes it.
 //! - **(L2) The free list** starting at `free_head` visits, through `next`, every vacant
 //!   slot that is not retired, exactly once; all are in bounds. Only
 //!   [`compact`](Slots::compact) breaks it for a while, with nothing but one value lent
@@ -50,9 +51,13 @@
 //!   nothing below an occupied slot. Only storage that is consumed (its iterator by
 //!   value) takes owned values out: no owner can reach it any more.
 //! - **(L4) Versions only grow** (modulo the wrap that retirement forbids): a slot's
-//!   generation rises at every removal; a retired slot is never reused nor truncated; a
-//!   slot made again past a truncation starts above every truncated generation
-//!   (the floor of `Start`). So a version matches only the value it was made for.
+//!   generation rises at every removal, and at every [`Claim`] (whose fill then stores
+//!   the claimed version, one behind: each version is still given out once); a retired
+//!   slot is never reused nor truncated; a slot made again past a truncation starts
+//!   above every truncated generation (the floor of `Start`). So a version matches only
+//!   the value it was made for. Versions a key brings from outside are parsed
+//!   (`version.rs`, K1): no version equals a vacant slot's meta word, so with L1 a
+//!   matching version always finds a value.
 //! - **(L5) `len` counts the occupied slots**, and an iterator's `remaining` the
 //!   occupied slots it has not yet passed: every fill adds one and every take removes
 //!   one, in the same step that flips `OCCUPIED`. The iterators' `fold` trusts it to
@@ -66,30 +71,18 @@
 use alloc::vec::Vec;
 use core::fmt;
 use core::mem::ManuallyDrop;
-use core::num::NonZeroU32;
 use core::ptr;
 
 use crate::error::AllocError;
+use crate::version::{GEN_MASK, GEN_SHIFT, OCCUPIED, OWNED, Version};
 
-pub(crate) const OCCUPIED: u32 = 1;
-pub(crate) const OWNED: u32 = 2;
-const GEN_SHIFT: u32 = 2;
-/// Generations are counted modulo 2^30.
-const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
 /// The age (generation less the salt) of a retired slot; no value is ever stored at it,
 /// except in a slot born there (the floor reached it), which retires at its removal.
 const MAX_AGE: u32 = GEN_MASK;
 /// "No next vacant slot".
 const NONE: u32 = u32::MAX;
-/// Slots the index space holds (`Handle` stores index + 1 in a `NonZeroU32`).
+/// Slots the index space holds (`Handle` stores index + 1 in a `Version`).
 pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
-
-/// The key version of an occupied slot's meta word: the meta without the owned bit
-/// (occupied slots have bit 0 set, so it is never zero).
-#[inline]
-fn version(meta: u32) -> NonZeroU32 {
-    NonZeroU32::new(meta & !OWNED).unwrap_or(NonZeroU32::MIN)
-}
 
 /// A slot: its meta word, and the value or the next vacant index (L1).
 struct Slot<T> {
@@ -126,9 +119,8 @@ mod start {
 
     /// The salt (where generations start, see the module docs: 0 for a branded pool)
     /// and the floor: how far above the salt new slots start, above the age of any slot
-    /// `shrink_to_fit` dropped or any claim of a new slot that was burnt, so a key to a
-    /// dropped slot (or a burnt claim) cannot match the slot that later takes its index
-    /// (L4). With them, the meta word of a slot made at the end, kept ready so that an
+    /// `shrink_to_fit` dropped, so a key to a dropped slot cannot match the slot that
+    /// later takes its index (L4). With them, the meta word of a slot made at the end, kept ready so that an
     /// insert at the end reads one word instead of adding two: the fields are private
     /// to this module, and every change of the floor goes through
     /// [`raise_floor`](Start::raise_floor), which recomputes it.
@@ -153,6 +145,7 @@ mod start {
             self.salt
         }
 
+        #[cfg(feature = "serde")]
         #[inline]
         pub(super) fn floor(self) -> u32 {
             self.floor
@@ -246,34 +239,71 @@ impl<T> Slots<T> {
         Ok(())
     }
 
+    /// Claims a slot for a value whose key is shown before the value exists (the pools'
+    /// `vacant_entry`), and takes the claimed version out of circulation at once: see
+    /// [`Claim`]. Makes a new slot at the end (vacant, the free list's only entry) when no
+    /// freed one is left; that is the only step that can fail.
+    pub(crate) fn claim(&mut self) -> Result<Claim<'_, T>, AllocError> {
+        let pushed = self.free_head == NONE;
+        if pushed {
+            let len = self.entries.len();
+            if len >= self.entries.capacity().min(MAX_SLOTS) {
+                self.grow()?;
+            }
+            // A vacant slot at the floor's generation, linked as the whole free list (L2;
+            // it was empty). `len < MAX_SLOTS`, which fits a `u32`.
+            self.entries.push(Slot { meta: self.start.new_meta(), body: Body { next: NONE } });
+            self.free_head = len as u32;
+        }
+        let index = self.free_head;
+        let retired = self.retired_meta();
+        let salt = self.start.salt();
+        let slot = &mut self.entries[index as usize];
+        let version = Version::of_meta(slot.meta);
+        let place = if let Some(next) = next_vacant_meta(salt, slot.meta) {
+            // Burnt: the slot's next value gets the generation after the claimed one.
+            slot.meta = next;
+            Place::Head
+        } else {
+            // The claimed version is the slot's last: it retires now, off the free list,
+            // and only this claim's fill can put a value in it.
+            // SAFETY: L1, L2: the free-list head is vacant, its `next` initialised.
+            self.free_head = unsafe { slot.body.next };
+            slot.meta = retired;
+            Place::Retired
+        };
+        Ok(Claim { slots: self, index, version, place, pushed })
+    }
+
     // ----- reading ------------------------------------------------------------------------
 
     /// The version of occupied slot `index`, or `None` if it is vacant or out of bounds.
     #[inline]
-    pub(crate) fn version_at(&self, index: u32) -> Option<NonZeroU32> {
+    pub(crate) fn version_at(&self, index: u32) -> Option<Version> {
         let meta = self.entries.get(index as usize)?.meta;
-        (meta & OCCUPIED != 0).then(|| version(meta))
+        (meta & OCCUPIED != 0).then(|| Version::of_meta(meta))
     }
 
-    /// Whether slot `index` holds the value of `version` (owned or not).
+    /// Whether slot `index` holds the value of `version` (owned or not). A vacant slot
+    /// never does (K1, in `version.rs`).
     #[inline]
-    pub(crate) fn contains(&self, index: u32, version: NonZeroU32) -> bool {
-        self.entries.get(index as usize).is_some_and(|e| e.meta & !OWNED == version.get())
+    pub(crate) fn contains(&self, index: u32, version: Version) -> bool {
+        self.entries.get(index as usize).is_some_and(|e| version.names(e.meta))
     }
 
     /// Whether slot `index` holds the *unowned* value of `version`: one compare, for
-    /// storage that never marks a slot owned (a `KeyPool`).
+    /// storage that never marks a slot owned (a `KeyPool`). A vacant slot never does (K1).
     #[inline]
-    pub(crate) fn contains_unowned(&self, index: u32, version: NonZeroU32) -> bool {
-        self.entries.get(index as usize).is_some_and(|e| e.meta == version.get())
+    pub(crate) fn contains_unowned(&self, index: u32, version: Version) -> bool {
+        self.entries.get(index as usize).is_some_and(|e| version.names_unowned(e.meta))
     }
 
     /// The unowned value of `version` in slot `index`, if it is still there.
     #[inline]
-    pub(crate) fn get_unowned(&self, index: u32, version: NonZeroU32) -> Option<&T> {
+    pub(crate) fn get_unowned(&self, index: u32, version: Version) -> Option<&T> {
         if self.contains_unowned(index, version) {
-            // SAFETY: the slot is in bounds and holds the value the version was made for
-            // (L4), occupied (the version has `OCCUPIED` set), so L1 gives a `T`.
+            // SAFETY: the slot is in bounds and its meta word equals the version, which
+            // has `OCCUPIED` set (K1): the slot is occupied, so L1 gives a `T`.
             Some(unsafe { self.get_unchecked(index) })
         } else {
             None
@@ -282,7 +312,7 @@ impl<T> Slots<T> {
 
     /// The unowned value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
-    pub(crate) fn get_unowned_mut(&mut self, index: u32, version: NonZeroU32) -> Option<&mut T> {
+    pub(crate) fn get_unowned_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
         if self.contains_unowned(index, version) {
             // SAFETY: as in `get_unowned`.
             Some(unsafe { self.get_unchecked_mut(index) })
@@ -293,10 +323,10 @@ impl<T> Slots<T> {
 
     /// The value of `version` in slot `index`, if it is still there.
     #[inline]
-    pub(crate) fn get(&self, index: u32, version: NonZeroU32) -> Option<&T> {
+    pub(crate) fn get(&self, index: u32, version: Version) -> Option<&T> {
         if self.contains(index, version) {
-            // SAFETY: the slot is in bounds and holds the value the version was made for:
-            // the versions match (L4) and have `OCCUPIED` set, so L1 gives a `T`.
+            // SAFETY: the slot is in bounds and its meta word, owned bit aside, equals the
+            // version, which has `OCCUPIED` set (K1): occupied, so L1 gives a `T`.
             Some(unsafe { self.get_unchecked(index) })
         } else {
             None
@@ -305,7 +335,7 @@ impl<T> Slots<T> {
 
     /// The value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
-    pub(crate) fn get_mut(&mut self, index: u32, version: NonZeroU32) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
         if self.contains(index, version) {
             // SAFETY: as in `get`.
             Some(unsafe { self.get_unchecked_mut(index) })
@@ -376,7 +406,7 @@ impl<T> Slots<T> {
     /// checked first, over the whole array, then that every key names its value.
     pub(crate) fn get_disjoint_mut<const N: usize>(
         &mut self,
-        keys: [(u32, NonZeroU32); N],
+        keys: [(u32, Version); N],
     ) -> Result<[&mut T; N], GetDisjointMutError> {
         let indices = keys.map(|(index, _)| index);
         if overlapping(&indices) {
@@ -385,8 +415,8 @@ impl<T> Slots<T> {
         if !keys.iter().all(|&(index, version)| self.contains(index, version)) {
             return Err(GetDisjointMutError::StaleKey);
         }
-        // SAFETY: every key names the value of its slot, so each slot is in bounds and
-        // occupied (L1, L4); no two indices are equal (checked above).
+        // SAFETY: every key's version matches its slot's meta word, so each slot is in
+        // bounds and occupied (K1); no two indices are equal (checked above).
         Ok(unsafe { self.get_disjoint_unchecked_mut(indices) })
     }
 
@@ -411,9 +441,9 @@ impl<T> Slots<T> {
     // ----- ownership ------------------------------------------------------------------------
 
     /// Marks the unowned value of `version` in slot `index` owned; whether it did.
-    pub(crate) fn own(&mut self, index: u32, version: NonZeroU32) -> bool {
+    pub(crate) fn own(&mut self, index: u32, version: Version) -> bool {
         match self.entries.get_mut(index as usize) {
-            Some(e) if e.meta == version.get() => {
+            Some(e) if version.names_unowned(e.meta) => {
                 e.meta |= OWNED;
                 true
             }
@@ -444,10 +474,12 @@ impl<T> Slots<T> {
 
     /// Removes the *unowned* value of `version` in slot `index`, if it is there.
     #[inline]
-    pub(crate) fn remove(&mut self, index: u32, version: NonZeroU32) -> Option<T> {
-        // Exact match: occupied, same version, and not owned.
-        if self.entries.get(index as usize).is_some_and(|e| e.meta == version.get()) {
-            // SAFETY: in bounds and occupied (the version matches), not owned (L3).
+    pub(crate) fn remove(&mut self, index: u32, version: Version) -> Option<T> {
+        // Occupied (K1), same version, and not owned.
+        if self.contains_unowned(index, version) {
+            // SAFETY: in bounds, occupied (the meta word equals the version, which has
+            // `OCCUPIED` set: K1) and not owned (the version has `OWNED` clear), so L3
+            // allows it.
             Some(unsafe { self.remove_unchecked(index) })
         } else {
             None
@@ -493,7 +525,7 @@ impl<T> Slots<T> {
 
     /// Keeps the unowned values for which `keep` returns `true` (given the index and
     /// version), removes the others.
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, NonZeroU32, &mut T) -> bool) {
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, Version, &mut T) -> bool) {
         for i in 0..self.entries.len() {
             let meta = self.entries[i].meta;
             if meta & (OCCUPIED | OWNED) != OCCUPIED {
@@ -502,7 +534,7 @@ impl<T> Slots<T> {
             // SAFETY: L1: slot `i` is occupied (checked above), so it holds a `T`.
             let value = unsafe { &mut self.entries[i].body.value };
             // `i` < `MAX_SLOTS`, which fits a `u32`.
-            if !keep(i as u32, version(meta), value) {
+            if !keep(i as u32, Version::of_meta(meta), value) {
                 // SAFETY: still occupied, in bounds and unowned: `keep` only had the
                 // value, not the storage.
                 drop(unsafe { self.take(i as u32) });
@@ -708,7 +740,7 @@ impl<T> Slots<T> {
     /// stand: the storage is consistent either way.
     pub(crate) fn compact(
         &mut self,
-        mut rekey: impl FnMut(&mut T, (u32, NonZeroU32), (u32, NonZeroU32)) -> bool,
+        mut rekey: impl FnMut(&mut T, (u32, Version), (u32, Version)) -> bool,
     ) {
         /// Threads the free list again however compaction ends (L2 is broken while slots
         /// change state under it; `rekey` only ever holds a value, never the storage).
@@ -740,8 +772,8 @@ impl<T> Slots<T> {
             };
             let (from_meta, to_meta) = (slots.entries[hi].meta, slots.entries[lo].meta);
             // Both below `MAX_SLOTS`, which fits a `u32`.
-            let from = (hi as u32, version(from_meta));
-            let to = (lo as u32, version(to_meta | OCCUPIED));
+            let from = (hi as u32, Version::of_meta(from_meta));
+            let to = (lo as u32, Version::of_meta(to_meta));
             // SAFETY: L1: slot `hi` is occupied (found above), so it holds a `T`.
             let value = unsafe { &mut *slots.entries[hi].body.value };
             if !rekey(value, from, to) {
@@ -891,7 +923,7 @@ impl<T: Clone> Slots<T> {
 macro_rules! walk_slots {
     ($name:ident $($mut:ident)?) => {
         impl<'a, T> Iterator for $name<'a, T> {
-            type Item = (u32, NonZeroU32, &'a $($mut)? T);
+            type Item = (u32, Version, &'a $($mut)? T);
 
             #[inline]
             fn next(&mut self) -> Option<Self::Item> {
@@ -904,7 +936,7 @@ macro_rules! walk_slots {
                         // SAFETY: L1: an occupied slot holds a `T`; the storage is
                         // borrowed (mutably, for `RawIterMut`) for `'a`, and each slot is
                         // yielded once.
-                        return Some((index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                        return Some((index, Version::of_meta(slot.meta), unsafe { &$($mut)? *slot.body.value }));
                     }
                 }
                 None
@@ -932,7 +964,7 @@ macro_rules! walk_slots {
                         // holds, and here equals their number, so every one is occupied;
                         // L1 then gives a `T`, borrowed (mutably, for `RawIterMut`) for
                         // `'a` and yielded once.
-                        acc = f(acc, (index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                        acc = f(acc, (index, Version::of_meta(slot.meta), unsafe { &$($mut)? *slot.body.value }));
                         index += 1;
                     }
                     return acc;
@@ -945,7 +977,7 @@ macro_rules! walk_slots {
                     if slot.meta & OCCUPIED != 0 {
                         remaining -= 1;
                         // SAFETY: L1, as in `next`.
-                        acc = f(acc, (index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                        acc = f(acc, (index, Version::of_meta(slot.meta), unsafe { &$($mut)? *slot.body.value }));
                     }
                     index += 1;
                 }
@@ -963,7 +995,7 @@ macro_rules! walk_slots {
                         // The slots before it are still in `slots`; indices fit a `u32`.
                         let index = self.front + self.slots.len() as u32;
                         // SAFETY: L1, as in `next`.
-                        return Some((index, version(slot.meta), unsafe { &$($mut)? *slot.body.value }));
+                        return Some((index, Version::of_meta(slot.meta), unsafe { &$($mut)? *slot.body.value }));
                     }
                 }
                 None
@@ -978,7 +1010,7 @@ macro_rules! walk_slots {
 macro_rules! take_slots {
     ($name:ident $(<$lt:lifetime>)?) => {
         impl<T> Iterator for $name<$($lt,)? T> {
-            type Item = (u32, NonZeroU32, T);
+            type Item = (u32, Version, T);
 
             fn next(&mut self) -> Option<Self::Item> {
                 while self.left() > 0 && self.front < self.back {
@@ -1060,7 +1092,7 @@ impl<T> RawDrain<'_, T> {
 
     /// Removes the value of slot `index` if it is occupied and unowned.
     #[inline]
-    fn take_at(&mut self, index: u32) -> Option<(u32, NonZeroU32, T)> {
+    fn take_at(&mut self, index: u32) -> Option<(u32, Version, T)> {
         let meta = self.slots.entries[index as usize].meta;
         if meta & (OCCUPIED | OWNED) != OCCUPIED {
             return None;
@@ -1070,7 +1102,7 @@ impl<T> RawDrain<'_, T> {
         // lives: it truncates only in its `Drop`), occupied and unowned (checked above,
         // L3).
         let value = unsafe { self.slots.take(index) };
-        Some((index, version(meta), value))
+        Some((index, Version::of_meta(meta), value))
     }
 }
 
@@ -1113,7 +1145,7 @@ impl<T> RawIntoIter<T> {
 
     /// Takes the value of slot `index` out if it is occupied.
     #[inline]
-    fn take_at(&mut self, index: u32) -> Option<(u32, NonZeroU32, T)> {
+    fn take_at(&mut self, index: u32) -> Option<(u32, Version, T)> {
         let meta = self.slots.entries[index as usize].meta;
         if meta & OCCUPIED == 0 {
             return None;
@@ -1121,7 +1153,7 @@ impl<T> RawIntoIter<T> {
         // SAFETY: in bounds (nothing truncates a consumed storage) and occupied (checked
         // above); the storage is consumed, so no owner's proof can reach it (L3).
         let value = unsafe { self.slots.take(index) };
-        Some((index, version(meta), value))
+        Some((index, Version::of_meta(meta), value))
     }
 }
 
@@ -1159,10 +1191,11 @@ fn drop_from<T>(slots: &mut Slots<T>, start: usize) {
     }
 }
 
-/// The slot the next value goes into, claimed by [`Slots::vacant`] and not yet filled
-/// (slab's `VacantEntry`): "meta says occupied" and "the slot holds a value" become true
+/// The slot the next value goes into, found by [`Slots::vacant`] for a value already in
+/// hand (`insert`): "meta says occupied" and "the slot holds a value" become true
 /// together, in [`fill`](Self::fill), which consumes the entry. Dropping it changes
-/// nothing.
+/// nothing, and shows no version: entries whose key is shown before their value are a
+/// [`Claim`].
 ///
 /// Invariant (V1): `index` is the storage's free-list head (a vacant, in-bounds, unretired
 /// slot) and `at_end` is false, or `index` is `entries.len()` with room in both vectors
@@ -1181,60 +1214,10 @@ pub(crate) struct Vacant<'a, T> {
     reason = "the insert fast path (W8), inlined into `Pool::insert`: see the reason there"
 )]
 impl<T> Vacant<'_, T> {
-    /// The index the value will take.
-    #[inline(always)]
-    pub(crate) fn index(&self) -> u32 {
-        self.index
-    }
-
-    /// The version the value will have (a key made from it names that value once filled).
-    #[inline(always)]
-    pub(crate) fn version(&self) -> NonZeroU32 {
-        let storage = &*self.slots;
-        let meta = if self.at_end {
-            storage.start.new_meta()
-        } else {
-            storage.entries[self.index as usize].meta
-        };
-        version(meta | OCCUPIED)
-    }
-
-    /// Gives the claim up and makes sure the version it would have given names no value
-    /// ever: a key made from [`version`](Self::version), and perhaps kept, stays stale
-    /// (what `insert_with_key` needs when its closure panics). Costs a freed slot one
-    /// generation; a claim of a new slot appends nothing (the counters stay as they were)
-    /// and raises the floor new slots start at by one, as a truncated slot does (L4).
-    pub(crate) fn burn(self) {
-        let storage = self.slots;
-        let i = self.index as usize;
-        if self.at_end {
-            debug_assert_eq!(i, storage.entries.len(), "V1: a new slot at the end");
-            if storage.start.floor() < MAX_AGE {
-                // The next slot made at this index (or any) starts above the claim's age.
-                storage.start.raise_floor(storage.start.floor() + 1);
-            } else {
-                // No age is left above the floor: the index retires instead (room for the
-                // slot was made by `vacant`, V1), so it never holds a value.
-                let meta = storage.retired_meta();
-                storage.entries.push(Slot { meta, body: Body { next: NONE } });
-            }
-        } else {
-            let generation = storage.entries[i].meta >> GEN_SHIFT;
-            let age = generation.wrapping_sub(storage.start.salt()) & GEN_MASK;
-            if age + 1 >= MAX_AGE {
-                storage.entries[i].meta = storage.retired_meta();
-                // SAFETY: L1, L2: the free-list head is vacant, its `next` initialised.
-                storage.free_head = unsafe { storage.entries[i].body.next };
-            } else {
-                storage.entries[i].meta = ((generation + 1) & GEN_MASK) << GEN_SHIFT;
-            }
-        }
-    }
-
     /// Fills the slot with `value`, marked occupied (and `OWNED` if `owned`); returns its
     /// index and version.
     #[inline(always)]
-    pub(crate) fn fill(self, value: T, owned: bool) -> (u32, NonZeroU32) {
+    pub(crate) fn fill(self, value: T, owned: bool) -> (u32, Version) {
         let owned = if owned { OWNED } else { 0 };
         let storage = self.slots;
         let i = self.index as usize;
@@ -1260,7 +1243,97 @@ impl<T> Vacant<'_, T> {
             slot.meta
         };
         storage.len += 1;
-        (self.index, version(meta))
+        (self.index, Version::of_meta(meta))
+    }
+}
+
+/// A slot claimed by [`Slots::claim`], its version known before its value (slab's
+/// `VacantEntry`, as the pools' `vacant_entry` shows it).
+///
+/// The claim burns its version when it is made, not when it ends: the slot's generation
+/// moves one past the claimed version at once (or, for a slot's last version, the slot
+/// retires at once). So a claim dropped unfilled, or forgotten with `mem::forget`, leaves
+/// a version that names no value ever: its `Drop` only tidies the counters. Filling it stores
+/// the value at the claimed version, which no other value had or will have (L4: the
+/// slot's next value gets the generation after it, as after any removal).
+///
+/// A claim that made a new slot at the end and is dropped unfilled takes the slot back
+/// (and raises the floor new slots start at past the claimed version, L4), so the
+/// counters read as if it never was; one that is forgotten leaves the slot, vacant, on
+/// the free list, which only the counters show.
+///
+/// Invariant (C1): the storage is consistent (L1-L5 hold) while the claim lives, and
+/// slot `index` is vacant, in bounds, at one generation past `version`, and either the
+/// free-list head ([`Place::Head`]) or retired and off the free list
+/// ([`Place::Retired`]); if `pushed`, it is the last slot, made by the claim. The claim
+/// borrows the storage mutably, so nothing changes that between claim and fill.
+pub(crate) struct Claim<'a, T> {
+    slots: &'a mut Slots<T>,
+    index: u32,
+    version: Version,
+    place: Place,
+    /// Whether the claim made slot `index` (the free list was empty).
+    pushed: bool,
+}
+
+/// Where a claimed slot is (C1).
+#[derive(Clone, Copy)]
+enum Place {
+    /// The free-list head.
+    Head,
+    /// Retired, off the free list: the claimed version is the slot's last.
+    Retired,
+}
+
+impl<T> Claim<'_, T> {
+    /// The index the value will take.
+    #[inline]
+    pub(crate) fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The version the value will have.
+    #[inline]
+    pub(crate) fn version(&self) -> Version {
+        self.version
+    }
+
+    /// Stores `value` at the claimed version (`OWNED` if `owned`); returns its index and
+    /// version.
+    #[inline]
+    pub(crate) fn fill(self, value: T, owned: bool) -> (u32, Version) {
+        let mut claim = ManuallyDrop::new(self); // filled: nothing to take back
+        let (index, version, place) = (claim.index, claim.version, claim.place);
+        let storage = &mut *claim.slots;
+        let i = index as usize;
+        if let Place::Head = place {
+            // SAFETY: C1, L1: the head is vacant, so `next` is its initialised field.
+            storage.free_head = unsafe { storage.entries[i].body.next };
+        }
+        let meta = version.bits() | if owned { OWNED } else { 0 };
+        // The slot is vacant (C1): overwriting it drops nothing (`Slot` has no drop glue).
+        // Occupied and filled become true together (L1).
+        storage.entries[i] = Slot { meta, body: Body { value: ManuallyDrop::new(value) } };
+        storage.len += 1;
+        (index, version)
+    }
+}
+
+impl<T> Drop for Claim<'_, T> {
+    /// Takes back a slot the claim made (see [`Claim`]); anything else is already as an
+    /// unfilled claim leaves it.
+    fn drop(&mut self) {
+        if self.pushed && matches!(self.place, Place::Head) {
+            let storage = &mut *self.slots;
+            debug_assert_eq!(self.index as usize + 1, storage.entries.len(), "C1: the last slot");
+            // The free list was empty before the claim (C1): the slot was all of it.
+            storage.entries.pop();
+            storage.free_head = NONE;
+            // The next slot made here starts past the claimed version (L4). Below
+            // `MAX_AGE`: a slot whose claimed age was the last would have retired
+            // (`Place::Retired`).
+            storage.start.raise_floor(storage.age(self.version.bits()) + 1);
+        }
     }
 }
 
@@ -1279,7 +1352,7 @@ mod tests {
     /// Inserts one value keyed, pretends slot 0 was reused up to two short of retirement,
     /// removes it, puts a last value in, removes that, and returns its version (the slot
     /// retires at that removal).
-    fn retire_slot_zero(slots: &mut Slots<u32>) -> NonZeroU32 {
+    fn retire_slot_zero(slots: &mut Slots<u32>) -> Version {
         let (index, _) = slots.vacant().unwrap().fill(0, false);
         assert_eq!(index, 0);
         // 2^30 - 3 real reuses, set directly.
@@ -1322,25 +1395,88 @@ mod tests {
     }
 
     #[test]
-    fn a_burnt_claim_never_names_a_value() {
-        for salt in [0, 5] {
-            let mut slots = Slots::with_capacity(0, salt);
-            // A claim of a new slot, burnt: its version never comes back there.
-            let entry = slots.vacant().unwrap();
-            let (index, version) = (entry.index(), entry.version());
-            entry.burn();
-            let (i, v) = slots.vacant().unwrap().fill(1, false);
-            assert_eq!(i, index, "the burnt slot is reused");
-            assert_ne!(v, version, "at a newer version");
-            // A claim of a freed slot, burnt likewise.
-            assert_eq!(slots.remove(i, v), Some(1));
-            let entry = slots.vacant().unwrap();
-            let version = entry.version();
-            entry.burn();
-            let (_, v) = slots.vacant().unwrap().fill(2, false);
-            assert_ne!(v, version);
-            assert!(!slots.contains(index, version));
+    fn a_claim_dropped_or_forgotten_never_names_a_value() {
+        for salt in [0, 5, GEN_MASK] {
+            for forget in [false, true] {
+                let mut slots = Slots::with_capacity(0, salt);
+                let end = |claim: Claim<'_, u32>| {
+                    if forget { core::mem::forget(claim) } else { drop(claim) }
+                };
+                // A claim of a new slot: its version never comes back there.
+                let claim = slots.claim().unwrap();
+                let (index, version) = (claim.index(), claim.version());
+                end(claim);
+                let (i, v) = slots.vacant().unwrap().fill(1, false);
+                assert_eq!(i, index, "the claimed slot is reused");
+                assert_ne!(v, version, "at a newer version");
+                assert!(!slots.contains(index, version));
+                // A claim of a freed slot, likewise.
+                assert_eq!(slots.remove(i, v), Some(1));
+                let claim = slots.claim().unwrap();
+                let version = claim.version();
+                end(claim);
+                let (_, v) = slots.vacant().unwrap().fill(2, false);
+                assert_ne!(v, version);
+                assert!(!slots.contains(index, version));
+                assert_eq!((slots.len(), slots.entries.len()), (1, 1));
+            }
         }
+    }
+
+    #[test]
+    fn a_filled_claim_holds_its_version_and_the_next_value_a_newer_one() {
+        let mut slots = Slots::with_capacity(0, 3);
+        let claim = slots.claim().unwrap();
+        let shown = (claim.index(), claim.version());
+        assert_eq!(claim.fill(10, false), shown);
+        assert_eq!(slots.get(shown.0, shown.1), Some(&10));
+        assert_eq!(slots.remove(shown.0, shown.1), Some(10));
+        let (i, v) = slots.vacant().unwrap().fill(11, false);
+        assert_eq!(i, shown.0);
+        assert!(shown.1.is_older_than(v), "the slot's next value is newer");
+        assert_eq!(slots.get(shown.0, shown.1), None);
+    }
+
+    #[test]
+    fn a_claim_of_a_slots_last_version_retires_it_at_once() {
+        for forget in [false, true] {
+            let mut slots = Slots::with_capacity(0, 9);
+            let (index, _) = slots.vacant().unwrap().fill(0, false);
+            // The slot's value is at its second-to-last age; removing it leaves the last.
+            let generation = (slots.start.salt() + MAX_AGE - 2) & GEN_MASK;
+            slots.entries[0].meta = (generation << GEN_SHIFT) | OCCUPIED;
+            assert_eq!(slots.remove(index, slots.version_at(index).unwrap()), Some(0));
+            let claim = slots.claim().unwrap();
+            let last = claim.version();
+            assert!(slots_is_retired_through(&claim, 0));
+            if forget {
+                core::mem::forget(claim);
+                let (i, _) = slots.vacant().unwrap().fill(1, false);
+                assert_eq!(i, 1, "the retired slot is not reused");
+                assert_eq!(slots.get(0, last), None);
+            } else {
+                assert_eq!(claim.fill(7, false), (0, last));
+                assert_eq!(slots.remove(0, last), Some(7));
+                assert!(slots.is_retired(slots.entries[0].meta), "retired after its last value");
+            }
+        }
+    }
+
+    /// Whether slot `index` of a claim's storage is retired now.
+    fn slots_is_retired_through(claim: &Claim<'_, u32>, index: usize) -> bool {
+        claim.slots.is_retired(claim.slots.entries[index].meta)
+    }
+
+    #[test]
+    fn a_claim_at_the_end_with_the_floor_at_the_last_age_retires_its_slot() {
+        let mut slots: Slots<u32> = Slots::with_capacity(0, 1);
+        slots.start.raise_floor(MAX_AGE);
+        let claim = slots.claim().unwrap();
+        let version = claim.version();
+        core::mem::forget(claim);
+        assert!(slots.is_retired(slots.entries[0].meta));
+        assert_eq!(slots.free_head, NONE);
+        assert!(!slots.contains(0, version));
     }
 
     #[test]

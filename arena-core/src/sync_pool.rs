@@ -31,7 +31,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use std::cell::{Cell, RefCell};
 
-use crate::brand::Brand;
+use crate::brand::{Brand, Id};
 use crate::error::TryAllocError;
 use crate::handle::{Handle, Key};
 use crate::pool::Pool;
@@ -93,6 +93,25 @@ pub struct SyncKey<'id> {
     key: Key<'id>,
 }
 
+impl SyncKey<'_> {
+    /// The key as one `u128`: the shard in bits 64..96, the shard's key
+    /// ([`Key::to_raw`]) in bits 0..64; [`SyncPool::key_from_raw`] turns it back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed("session");
+    ///     let cookie: u128 = k.to_raw();
+    ///     assert_eq!(pool.key_from_raw(cookie), k);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn to_raw(self) -> u128 {
+        (u128::from(self.shard) << 64) | u128::from(self.key.to_raw())
+    }
+}
+
 impl fmt::Debug for SyncKey<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SyncKey").field("shard", &self.shard).field("key", &self.key).finish()
@@ -146,6 +165,8 @@ impl fmt::Debug for SyncKey<'_> {
 /// ```
 pub struct SyncPool<'id, T> {
     shards: Box<[Shard<'id, T>]>,
+    /// The brand every shard carries, for keys made from raw bits.
+    brand: Id<'id>,
 }
 
 /// Index of the calling thread, given out round-robin at its first use of any `SyncPool`.
@@ -239,7 +260,7 @@ impl<'id, T> SyncPool<'id, T> {
             // there, so no handle reaches a shard other than its own.
             .map(|_| Shard(SpinLock::new(Pool::new_in(unsafe { Brand::from_id(id) }))))
             .collect();
-        SyncPool { shards: shards.into_boxed_slice() }
+        SyncPool { shards: shards.into_boxed_slice(), brand: id }
     }
 
     /// Number of shards.
@@ -514,6 +535,32 @@ impl<'id, T> SyncPool<'id, T> {
     pub fn take_handle(&self, key: SyncKey<'id>) -> Option<SyncHandle<'id>> {
         let handle = self.lock_shard(key.shard).take_handle(key.key)?;
         Some(SyncHandle { handle, shard: key.shard })
+    }
+
+    /// A key of this pool from a `u128` ([`SyncKey::to_raw`]), parsed: safe for any
+    /// bits, as [`Pool::key_from_raw`] is. A word whose shard this pool does not have,
+    /// or with bits set above bit 96, becomes a key that names no value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_core::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(7);
+    ///     let cookie = k.to_raw();
+    ///     assert_eq!(pool.get_key(pool.key_from_raw(cookie)), Some(7));
+    ///     assert_eq!(pool.get_key(pool.key_from_raw(u128::MAX)), None);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn key_from_raw(&self, raw: u128) -> SyncKey<'id> {
+        #[expect(clippy::cast_possible_truncation, reason = "the fields of the u128")]
+        let (shard, key) = ((raw >> 64) as u32, raw as u64);
+        if raw >> 96 != 0 || shard as usize >= self.shards.len() {
+            // Shard 0 exists (a pool has at least one); a key at `u64::MAX` names no
+            // value there (its version has bit 1 set).
+            return SyncKey { shard: 0, key: Key::from_raw_in(u64::MAX, self.brand) };
+        }
+        SyncKey { shard, key: Key::from_raw_in(key, self.brand) }
     }
 
     /// Whether `key`'s value is in the pool now.

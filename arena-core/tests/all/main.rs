@@ -17,6 +17,7 @@ mod collections;
 mod common;
 mod drops;
 mod errors;
+mod forged_keys;
 mod hostile_allocator;
 mod hostile_arena;
 mod hostile_arena_box;
