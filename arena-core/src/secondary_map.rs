@@ -33,7 +33,11 @@ use crate::version::NO_SLOT;
 /// # Cost
 ///
 /// A slot's entry is the value and a `u32`; lookups are a bounds check and a compare.
-/// Memory follows the highest slot index seen, not the number of entries.
+/// Memory follows the highest slot index seen, not the number of entries: check a key
+/// from outside against its pool before it sizes a map (see [`insert`](Self::insert)).
+/// With feature `serde`, a map of [`PoolKey`](crate::PoolKey)s saves every slot up to
+/// its last entry (`null` or `[version, value]`, slotmap's form), so a document sizes
+/// the map it loads by its own length and a few bytes cannot ask for a far index.
 ///
 /// # Examples
 ///
@@ -447,6 +451,33 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// ```
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> + '_ {
         self.entries.iter_mut().filter_map(|entry| entry.as_mut().map(|(_, value)| value))
+    }
+
+    /// Slots the map has room for without growing (its entry vector's capacity).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let map = arena_core::SecondaryMap::<arena_core::PoolKey<u8>, u8>::with_capacity(8);
+    /// assert!(map.capacity() >= 8);
+    /// ```
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.entries.capacity()
+    }
+
+    /// The entries by slot, for `serde_impls.rs`.
+    #[cfg(feature = "serde")]
+    pub(crate) fn entries(&self) -> &[Entry<V>] {
+        &self.entries
+    }
+
+    /// A map of `entries` by slot (at most `MAX_SLOTS`), whose keys are made like `model`.
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_entries(entries: Vec<Entry<V>>, model: K) -> Self {
+        debug_assert!(entries.len() <= crate::slots::MAX_SLOTS, "slot indices fit a u32");
+        let len = entries.iter().filter(|entry| entry.is_some()).count();
+        SecondaryMap { entries, len, model: Some(model) }
     }
 
     /// Number of entries.

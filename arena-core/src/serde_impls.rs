@@ -5,11 +5,19 @@
 //!   slot with its meta word (generation and occupancy), so after a round trip every key
 //!   that named a value names it again, every stale key stays stale, and keys of other
 //!   pools stay out (the salt travels too). Deserialising checks that a slot holds a value
-//!   exactly when its meta word says so.
-//! - [`SecondaryMap`] of pool keys is a sequence of `[key, value]` pairs.
+//!   exactly when its meta word says so and that no slot is owned, and rebuilds the free
+//!   list and the count from the slots (neither is in the document, so neither can
+//!   disagree with them).
+//! - [`SecondaryMap`] of pool keys is a sequence of its slots up to the last entry, each
+//!   `null` or `[version, value]` (slotmap's form): the map is as long as the document,
+//!   so a few bytes cannot make it allocate for a far index.
 //! - [`ArenaVec`] serialises as a sequence, [`ArenaString`] as a string and [`ArenaBox`]
 //!   as its value, as `Vec`, `String` and `Box` do (there is no scope to deserialise
 //!   into).
+//!
+//! Every key that comes in is parsed, not trusted (`version.rs`): a version no pool gives
+//! its keys makes a key that names no value, or an error inside a side table. No
+//! document makes a pool or a map whose later use reaches a vacant slot.
 
 use alloc::vec::Vec;
 use core::fmt;
@@ -21,8 +29,10 @@ use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 use crate::arena_box::ArenaBox;
 use crate::key_pool::{KeyPool, PoolKey};
 use crate::secondary_map::SecondaryMap;
+use crate::slots::MAX_SLOTS;
 use crate::string::ArenaString;
 use crate::vec::ArenaVec;
+use crate::version::Version;
 
 impl<T> Serialize for PoolKey<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -150,18 +160,42 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for KeyPool<T> {
 
 impl<T, V: Serialize> Serialize for SecondaryMap<PoolKey<T>, V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.len()))?;
-        for pair in self {
-            seq.serialize_element(&pair)?;
+        // Slot by slot up to the last entry, `null` where there is none: a document
+        // describes every slot it sizes (see `Deserialize`).
+        let entries = self.entries();
+        let span = entries.iter().rposition(Option::is_some).map_or(0, |last| last + 1);
+        let mut seq = serializer.serialize_seq(Some(span))?;
+        for entry in &entries[..span] {
+            seq.serialize_element(&entry.as_ref().map(|(version, value)| (version.bits(), value)))?;
         }
         seq.end()
     }
 }
 
 impl<'de, T, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<PoolKey<T>, V> {
+    /// Reads the slots one by one: the map is as long as the document's sequence, so
+    /// `n` bytes of input size it by at most `n` slots (no index in the input can make
+    /// it allocate ahead). An entry's version must be one a pool gives its keys.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let pairs = Vec::<(PoolKey<T>, V)>::deserialize(deserializer)?;
-        Ok(pairs.into_iter().collect())
+        let slots = Vec::<Option<(u32, V)>>::deserialize(deserializer)?;
+        if slots.len() > MAX_SLOTS {
+            return Err(de::Error::custom("a side table has at most u32::MAX - 1 slots"));
+        }
+        let mut entries = Vec::with_capacity(slots.len());
+        for slot in slots {
+            entries.push(match slot {
+                None => None,
+                Some((bits, value)) => Some((
+                    Version::from_bits(bits).ok_or_else(|| {
+                        de::Error::custom(
+                            "a side table entry's version is not a key's (bit 0 set, bit 1 clear)",
+                        )
+                    })?,
+                    value,
+                )),
+            });
+        }
+        Ok(SecondaryMap::from_entries(entries, PoolKey::model()))
     }
 }
 

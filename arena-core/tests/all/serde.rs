@@ -89,3 +89,89 @@ fn side_tables_and_collections_serialise() {
     let s = arena_core::ArenaString::from_str_in("hi", &scope);
     assert_eq!(serde_json::to_string(&s).unwrap(), r#""hi""#);
 }
+
+#[test]
+fn a_side_table_is_its_slots_so_a_far_index_costs_its_bytes() {
+    let mut pool = KeyPool::new();
+    let keys: Vec<_> = (0..5).map(|i| pool.insert(i)).collect();
+    let mut side = SecondaryMap::new();
+    side.insert(keys[1], "one");
+    side.insert(keys[3], "three");
+    let json = serde_json::to_string(&side).unwrap();
+    let v1 = keys[1].to_raw() >> 32;
+    let v3 = keys[3].to_raw() >> 32;
+    assert_eq!(json, format!(r#"[null,[{v1},"one"],null,[{v3},"three"]]"#));
+    let back: SecondaryMap<PoolKey<i32>, String> = serde_json::from_str(&json).unwrap();
+    assert_eq!((back[keys[1]].as_str(), back[keys[3]].as_str(), back.len()), ("one", "three", 2));
+    assert_eq!(back.get(keys[0]), None);
+    assert!(back.capacity() <= 4, "as long as the document");
+}
+
+#[test]
+fn a_few_bytes_cannot_make_a_side_table_allocate_for_a_far_index() {
+    // The pairs form that once sized a map by its largest index (80 MB from 36 bytes)
+    // is not a side table.
+    let pairs = r#"[[{"index":10000000,"version":1},0]]"#;
+    assert!(serde_json::from_str::<SecondaryMap<PoolKey<u8>, u8>>(pairs).is_err());
+    // Every document sizes the map by its own length.
+    for doc in ["[]", "[null]", "[null,null,[1,7]]", "[[5,1],null,null,null,null]"] {
+        let map: SecondaryMap<PoolKey<u8>, u8> = serde_json::from_str(doc).unwrap();
+        assert!(map.capacity() <= doc.len(), "{doc}: capacity {}", map.capacity());
+    }
+}
+
+#[test]
+fn a_side_table_entry_must_carry_a_keys_version() {
+    for bad in ["[[0,1]]", "[[2,1]]", "[[3,1]]", "[[4294967295,1]]"] {
+        let err = serde_json::from_str::<SecondaryMap<PoolKey<u8>, u8>>(bad).unwrap_err();
+        assert!(err.to_string().contains("version"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_key_with_a_version_no_pool_gives_names_nothing_after_loading() {
+    let mut pool = KeyPool::new();
+    let k = pool.insert('k');
+    pool.remove(k);
+    let vacant_version = (k.to_raw() >> 32) as u32 + 3; // the slot's meta word now
+    let doc = format!(r#"{{"index":{},"version":{vacant_version}}}"#, k.index());
+    let forged: PoolKey<char> = serde_json::from_str(&doc).unwrap();
+    assert_eq!(pool.get(forged), None);
+    assert_eq!(pool.remove(forged), None);
+    let again = pool.insert('n');
+    assert_eq!(pool.get(forged), None);
+    assert_eq!(pool.remove(again), Some('n'));
+}
+
+#[test]
+fn hand_edited_pools_are_errors_or_consistent_pools() {
+    // No free list and no count travel: both are rebuilt from the slots, so neither can
+    // disagree with them. An owned bit, a value without the occupied bit (or the
+    // reverse) and a salt or floor out of range are errors with a message.
+    for (bad, says) in [
+        (r#"{"salt":0,"floor":0,"slots":[[5,null]]}"#, "value"),
+        (r#"{"salt":0,"floor":0,"slots":[[4,5]]}"#, "value"),
+        (r#"{"salt":0,"floor":0,"slots":[[7,5]]}"#, "owns"),
+        (r#"{"salt":0,"floor":1073741824,"slots":[]}"#, "below"),
+        (r#"{"salt":0,"floor":0,"slots":[[1,5]],"len":9}"#, "len"),
+        (r#"{"salt":0,"floor":0,"free_head":0,"slots":[[1,5]]}"#, "free_head"),
+    ] {
+        let err = serde_json::from_str::<KeyPool<i32>>(bad).unwrap_err().to_string();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    // Versions "out of order" across slots are any pool's slots: each slot stands alone.
+    let mut pool: KeyPool<i32> = serde_json::from_str(
+        r#"{"salt":0,"floor":0,"slots":[[401,1],[4,null],[1,3],[8,null],[4294967293,4]]}"#,
+    )
+    .unwrap();
+    assert_eq!(pool.len(), 3);
+    let keys: Vec<_> = pool.keys().collect();
+    assert_eq!(keys.iter().map(PoolKey::index).collect::<Vec<_>>(), [0, 2, 4]);
+    // The rebuilt free list hands out slots 1 and 3, then makes slot 5.
+    let fresh: Vec<_> = (0..3).map(|i| pool.insert(10 + i).index()).collect();
+    assert_eq!(fresh, [1, 3, 5]);
+    for k in keys {
+        assert!(pool.remove(k).is_some());
+    }
+    assert_eq!(pool.len(), 3);
+}
