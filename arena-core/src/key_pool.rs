@@ -760,7 +760,9 @@ impl<T> KeyPool<T> {
 #[cfg(feature = "serde")]
 impl<T> KeyPool<T> {
     /// What a serialised pool is made of (see `serde_impls.rs`).
-    pub(crate) fn parts(&self) -> (u32, u32, impl Iterator<Item = (u32, Option<&T>)> + Clone + '_) {
+    pub(crate) fn parts(
+        &self,
+    ) -> (u32, u32, impl ExactSizeIterator<Item = (u32, Option<&T>)> + Clone + '_) {
         self.slots.parts()
     }
 

@@ -99,15 +99,16 @@ impl<T: Serialize> Serialize for KeyPool<T> {
     }
 }
 
-/// The slots of a pool as a sequence of `(meta, value)`.
+/// The slots of a pool as a sequence of `(meta, value)`, its length known up front (as
+/// postcard and bincode require).
 struct SlotsOut<I>(I);
 
 impl<'a, T: Serialize + 'a, I> Serialize for SlotsOut<I>
 where
-    I: Iterator<Item = (u32, Option<&'a T>)> + Clone,
+    I: ExactSizeIterator<Item = (u32, Option<&'a T>)> + Clone,
 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(None)?;
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
         for slot in self.0.clone() {
             seq.serialize_element(&slot)?;
         }

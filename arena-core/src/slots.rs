@@ -624,7 +624,9 @@ impl<T> Slots<T> {
     /// The salt, the generation floor and every slot's meta word with its value: what
     /// a serialised pool is made of.
     #[cfg(feature = "serde")]
-    pub(crate) fn parts(&self) -> (u32, u32, impl Iterator<Item = (u32, Option<&T>)> + Clone + '_) {
+    pub(crate) fn parts(
+        &self,
+    ) -> (u32, u32, impl ExactSizeIterator<Item = (u32, Option<&T>)> + Clone + '_) {
         let slots = self.entries.iter().map(|slot| {
             // SAFETY: L1: an occupied slot holds a `T`.
             let value = (slot.meta & OCCUPIED != 0).then(|| unsafe { &*slot.body.value });

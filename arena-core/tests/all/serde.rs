@@ -175,3 +175,19 @@ fn hand_edited_pools_are_errors_or_consistent_pools() {
     }
     assert_eq!(pool.len(), 3);
 }
+
+#[test]
+fn pools_and_side_tables_round_trip_through_a_format_that_needs_lengths() {
+    // postcard (as bincode) writes a sequence's length first: every sequence the kit
+    // serialises knows it up front.
+    let mut pool = KeyPool::new();
+    let keys: Vec<_> = (0..6_u16).map(|i| pool.insert(i * 3)).collect();
+    pool.remove(keys[2]);
+    let mut side = SecondaryMap::new();
+    side.insert(keys[4], 'x');
+    let bytes = postcard::to_allocvec(&(&pool, &side, keys[1])).unwrap();
+    let (back, side_back, key): (KeyPool<u16>, SecondaryMap<PoolKey<u16>, char>, PoolKey<u16>) =
+        postcard::from_bytes(&bytes).unwrap();
+    assert_eq!(back.iter().collect::<Vec<_>>(), pool.iter().collect::<Vec<_>>());
+    assert_eq!((side_back[keys[4]], back[key], back.get(keys[2])), ('x', 3, None));
+}
