@@ -146,7 +146,8 @@ fn an_edited_save_loads_consistently_or_not_at_all() {
     }
     // A cart entry whose version no key has: refused, with a message.
     let cart_version = value["carts"][0][0].as_u64().unwrap();
-    let (was, now) = (format!(r#""carts":[[{cart_version},"#), format!(r#""carts":[[{},"#, cart_version + 1));
+    let (was, now) =
+        (format!(r#""carts":[[{cart_version},"#), format!(r#""carts":[[{},"#, cart_version + 1));
     let edited = saved.replacen(&was, &now, 1);
     assert_ne!(edited, saved);
     let err = Store::load(&edited).err().expect("refused").to_string();

@@ -31,7 +31,8 @@ fn forgeries(printed: u64) -> Vec<u64> {
     for generation in [-2_i64, -1, 0, 1, 2] {
         let base = (i64::from(version & !3) + generation * 4) as u32;
         for low in 0..4 {
-            for at in [index, index.wrapping_add(1), index.wrapping_sub(1), u32::MAX, u32::MAX - 1] {
+            for at in [index, index.wrapping_add(1), index.wrapping_sub(1), u32::MAX, u32::MAX - 1]
+            {
                 out.push(raw(at, base.wrapping_add(low)));
             }
         }
