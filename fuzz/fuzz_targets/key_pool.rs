@@ -15,9 +15,10 @@ use libfuzzer_sys::fuzz_target;
 enum Op {
     Insert(u8),
     TryInsert(u8),
-    /// A vacant entry filled, or dropped unfilled.
+    /// A vacant entry filled, or dropped (or forgotten) unfilled.
     Vacant {
         fill: bool,
+        forget: bool,
         len: u8,
     },
     InsertWithKey(u8),
@@ -28,6 +29,10 @@ enum Op {
     Index(u8),
     /// A key made from raw bits (a forged or corrupted key).
     Forged(u64),
+    /// A key forged from one the pool gave out: its index, its version plus `0..16`
+    /// (other generations and every low-bit pattern, the vacant word of a removed value
+    /// among them), then used to remove.
+    Near(u8, u8),
     Retain(u64),
     Clear,
     Drain,
@@ -158,7 +163,7 @@ fn step(run: &mut Run, pool: &mut KeyPool<Tracked>, map: &mut SecondaryMap<Key, 
             let key = pool.try_insert(v).expect("memory to spare");
             run.added(key, id);
         }
-        Op::Vacant { fill, len } => {
+        Op::Vacant { fill, forget, len } => {
             let entry = pool.vacant_entry();
             let key = entry.key();
             assert!(!run.pool.contains_key(&key));
@@ -168,7 +173,11 @@ fn step(run: &mut Run, pool: &mut KeyPool<Tracked>, map: &mut SecondaryMap<Key, 
                 assert_eq!(entry.insert(v), key);
                 run.added(key, id);
             } else {
-                drop(entry);
+                if forget {
+                    std::mem::forget(entry);
+                } else {
+                    drop(entry);
+                }
                 run.issue(key);
             }
         }
@@ -235,12 +244,25 @@ fn step(run: &mut Run, pool: &mut KeyPool<Tracked>, map: &mut SecondaryMap<Key, 
         }
         Op::Forged(raw) => {
             let key = PoolKey::<Tracked>::from_raw(raw);
-            if raw >> 32 != 0 {
-                assert_eq!(key.to_raw(), raw, "raw bits with a version round-trip");
+            if (raw >> 32) & 3 == 1 {
+                assert_eq!(key.to_raw(), raw, "raw bits with a key's version round-trip");
+            } else {
+                assert_ne!(key.to_raw(), raw, "bits no pool gives a key are parsed away");
             }
             assert_eq!(pool.get(key).map(Tracked::id), run.pool.get(&key).copied());
             assert_eq!(pool.contains_key(key), run.pool.contains_key(&key));
             assert_eq!(map.get(key).map(Tracked::id), run.map_get(key));
+        }
+        Op::Near(i, d) => {
+            if let Some(key) = run.pick(i) {
+                let raw = key.to_raw();
+                let version = ((raw >> 32) as u32 & !3).wrapping_add(u32::from(d % 16));
+                let near =
+                    PoolKey::<Tracked>::from_raw((u64::from(version) << 32) | (raw & 0xffff_ffff));
+                assert_eq!(pool.get(near).map(Tracked::id), run.pool.get(&near).copied());
+                assert_eq!(map.get(near).map(Tracked::id), run.map_get(near));
+                assert_eq!(pool.remove(near).map(|v| v.id()), run.pool.remove(&near));
+            }
         }
         Op::Retain(mask) => {
             let mut visited = 0;
