@@ -96,7 +96,7 @@ use crate::scope::Scope;
 ///
 /// A box cannot outlive its scope:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0597
 /// use arena_core::{ArenaBox, BlockPool};
 /// let pool = BlockPool::new();
 /// let b = {

@@ -135,7 +135,7 @@ struct Idle<'p> {
 ///
 /// A value whose destructor would run may not borrow a sibling:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0597
 /// let pool = arena_core::ArenaPool::new();
 /// let arena = pool.get();
 /// let a = arena.alloc(String::from("a"));
@@ -319,7 +319,7 @@ impl fmt::Debug for ArenaPool<'_> {
 ///
 /// A guard cannot be shared between threads:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0277
 /// let pool = arena_core::ArenaPool::new();
 /// let arena = pool.get();
 /// std::thread::scope(|s| {

@@ -99,7 +99,7 @@ impl fmt::Debug for Id<'_> {
 ///
 /// A brand names one pool only:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0382
 /// use arena_core::{Brand, Pool};
 /// Brand::with(|brand| {
 ///     let a: Pool<'_, u8> = Pool::new_in(brand);

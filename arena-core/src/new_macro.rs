@@ -141,7 +141,7 @@ impl<'id, T> ArenaNew<T> for &mut Pool<'id, T> {
 ///
 /// A value from a scope cannot outlive it:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0597
 /// use arena_core::{arena_new, BlockPool};
 /// let blocks = BlockPool::new();
 /// let escaped = {

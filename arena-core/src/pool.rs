@@ -135,8 +135,9 @@ impl<T> Pool<'_, T> {
     ///
     /// A handle cannot leave:
     ///
-    /// ```compile_fail
-    /// let h = arena_core::Pool::with(|mut pool| pool.insert(1));
+    /// ```compile_fail,E0521
+    /// let mut outside = None;
+    /// arena_core::Pool::with(|mut pool| outside = Some(pool.insert(1)));
     /// ```
     pub fn with<R>(f: impl for<'id> FnOnce(Pool<'id, T>) -> R) -> R {
         Self::with_capacity(0, f)

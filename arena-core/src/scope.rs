@@ -128,7 +128,7 @@ use crate::source::Source;
 ///
 /// A value whose destructor would run may not borrow a sibling:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0597
 /// use arena_core::BlockPool;
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -1509,10 +1509,11 @@ impl<'p> Scope<'p> {
     ///
     /// What `f` allocates cannot leave it:
     ///
-    /// ```compile_fail
+    /// ```compile_fail,E0521
     /// let pool = arena_core::BlockPool::new();
     /// let mut scope = pool.scope();
-    /// let escaped: &mut u32 = scope.scoped(|s| s.alloc(1_u32));
+    /// let mut escaped: Option<&mut u32> = None;
+    /// scope.scoped(|s| escaped = Some(s.alloc(1_u32)));
     /// ```
     #[inline]
     pub fn scoped<R>(&mut self, f: impl FnOnce(&Scope<'p>) -> R) -> R {

@@ -154,7 +154,7 @@ impl fmt::Debug for SyncKey<'_> {
 ///
 /// A handle of one pool does not work on another:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0521
 /// use arena_core::SyncPool;
 /// SyncPool::with(|a: SyncPool<'_, u32>| {
 ///     SyncPool::with(|b: SyncPool<'_, u32>| {

@@ -123,7 +123,7 @@ const fn min_capacity(size: usize) -> usize {
 ///
 /// The vector cannot outlive its scope:
 ///
-/// ```compile_fail
+/// ```compile_fail,E0597
 /// use arena_core::{ArenaVec, BlockPool};
 /// let pool = BlockPool::new();
 /// let v = {
