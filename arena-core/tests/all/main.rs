@@ -11,6 +11,7 @@ mod allocator_buffers;
 mod arena;
 mod arena_pool;
 mod arena_vec;
+mod auto_traits;
 mod block_pool;
 mod cold_part;
 mod collections;
