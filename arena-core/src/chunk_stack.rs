@@ -101,8 +101,9 @@ impl ChunkStack {
     }
 
     /// Whether `chunk` is among the top `window` chunks of the stack (a walk of at most
-    /// `window` links): what debug builds ask before a chunk is pushed, to catch a double
-    /// free of a recently freed chunk.
+    /// `window` links): what debug builds of the locked pool ask of a thread's cache list
+    /// (at most `2 * CACHE_BATCH` chunks) before a chunk is pushed, to catch a double free.
+    #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's check"))]
     pub(crate) fn contains_near(&self, chunk: NonNull<u8>, window: usize) -> bool {
         let mut next = self.head.get();
         for _ in 0..window {
@@ -114,6 +115,19 @@ impl ChunkStack {
             next = NonNull::new(unsafe { listed.cast::<*mut u8>().read() });
         }
         false
+    }
+
+    /// Calls `f` with every chunk, top first (a walk of the whole stack): debug builds
+    /// record the chunks of a depot batch with it.
+    #[cfg(debug_assertions)]
+    #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's depot"))]
+    pub(crate) fn for_each(&self, mut f: impl FnMut(NonNull<u8>)) {
+        let mut next = self.head.get();
+        while let Some(listed) = next {
+            f(listed);
+            // SAFETY: K1: a listed chunk's first word holds the next link.
+            next = NonNull::new(unsafe { listed.cast::<*mut u8>().read() });
+        }
     }
 
     /// Forgets every chunk without touching them (their blocks are about to be freed).

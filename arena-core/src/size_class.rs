@@ -37,9 +37,38 @@
 //!   back to the list. A listed chunk's first word links the next.
 //! - **(C2) A class's blocks** are owned by its `BlockList` and go back only when the class
 //!   has no live chunk, its free list and carving range cleared at the same moment.
+//!
+//! # Debug checks
+//!
+//! `deallocate` is `unsafe`: a pointer given back twice, or with the wrong layout, is the
+//! caller's undefined behaviour, and release builds trust the caller. Builds with debug
+//! assertions check, and panic before a free list is corrupted:
+//!
+//! - **A double free, at any distance.** Each class keeps, in debug builds only, one bit
+//!   per chunk of each of its blocks, set while the chunk is free (`FreeBits`):
+//!   `deallocate` and `reserve` set it, `allocate` clears it, emptying the class drops
+//!   the bits with the blocks. An earlier check walked the 128 most recent links of the
+//!   free list, which missed a chunk freed long ago (issue 27: one freed under 999
+//!   others was handed out twice). The mark is beside the chunk, not in it: a live
+//!   chunk's bytes are the caller's, may be uninitialised, and may hold any pattern.
+//! - **A wrong layout or pool**: the pointer must be the start of a chunk in one of the
+//!   class's blocks (a walk over them).
+//!
+//! What the checks cost, in debug builds only: a block's bits are allocated when the
+//! block is carved (one bit per chunk: 512 bytes for a block of 16-byte chunks, 0.8 %),
+//! so `deallocate` never needs memory (it cannot fail) and a carve that cannot have them
+//! fails with [`AllocError::OutOfMemory`] like one without a block; each class
+//! `allocate` from the free list and each `deallocate` finds the chunk's block by a
+//! binary search over the class's blocks, and `deallocate` also walks them. Release
+//! builds have neither the field nor the code: the pool's size and its fast path are
+//! the same as without the checks.
 
+#[cfg(debug_assertions)]
+use alloc::vec::Vec;
 use core::alloc::Layout;
 use core::cell::Cell;
+#[cfg(debug_assertions)]
+use core::cell::RefCell;
 use core::fmt;
 use core::ptr::{self, NonNull};
 
@@ -59,9 +88,6 @@ pub const MAX_CLASS_SIZE: usize = 1024;
 const CLASS_ALIGN: usize = 16;
 /// The blocks classes carve from: 64 KiB with the malloc header.
 const CARVE_BLOCK: usize = 16 * raw::PAGE - raw::MALLOC_OVERHEAD;
-/// How many of a class's most recently freed chunks a debug build's `deallocate` looks
-/// through for the chunk it is given (a double free).
-pub(crate) const DOUBLE_FREE_WINDOW: usize = 128;
 
 /// The chunk size of class `i`.
 const fn class_size(i: usize) -> usize {
@@ -98,6 +124,9 @@ struct Class {
     blocks: Cell<BlockList>,
     held: Cell<usize>,
     live: Cell<usize>,
+    /// Debug builds: which chunks are free, for the double-free check (module docs).
+    #[cfg(debug_assertions)]
+    freed: FreeBits,
 }
 
 impl Class {
@@ -109,7 +138,86 @@ impl Class {
             blocks: Cell::new(BlockList::new()),
             held: Cell::new(0),
             live: Cell::new(0),
+            #[cfg(debug_assertions)]
+            freed: FreeBits::new(),
         }
+    }
+}
+
+/// Debug builds: one bit per chunk of each block of a class, set while the chunk is free
+/// (module docs, "Debug checks"), so a double free is caught however deep in the free
+/// list the chunk lies. Beside the chunks, never in them: it reads no chunk.
+#[cfg(debug_assertions)]
+struct FreeBits {
+    /// The class's blocks by data start, ascending.
+    blocks: RefCell<Vec<BlockBits>>,
+}
+
+/// The bits of one block: its carvable range and one bit per chunk of it.
+#[cfg(debug_assertions)]
+struct BlockBits {
+    start: usize,
+    end: usize,
+    bits: Vec<u64>,
+}
+
+#[cfg(debug_assertions)]
+impl FreeBits {
+    const fn new() -> Self {
+        FreeBits { blocks: RefCell::new(Vec::new()) }
+    }
+
+    /// Makes the (clear) bits of a new block whose chunks of `size` bytes lie in
+    /// `start..end`: the one place that allocates, so that marking never needs memory.
+    fn add_block(&self, start: *mut u8, end: *mut u8, size: usize) -> Result<(), AllocError> {
+        let (start, end) = (start.addr(), end.addr());
+        let words = ((end - start) / size).div_ceil(64);
+        let oom = |bytes| AllocError::OutOfMemory { size: bytes, align: align_of::<u64>() };
+        let mut bits = Vec::new();
+        bits.try_reserve_exact(words).map_err(|_| oom(words * size_of::<u64>()))?;
+        bits.resize(words, 0);
+        let mut blocks = self.blocks.borrow_mut();
+        blocks.try_reserve(1).map_err(|_| oom(size_of::<BlockBits>()))?;
+        let at = blocks.partition_point(|b| b.start < start);
+        blocks.insert(at, BlockBits { start, end, bits });
+        Ok(())
+    }
+
+    /// The word and bit of `chunk`, a chunk of `size` bytes in one of the blocks; `None`
+    /// if it is none (a wrong layout or pool, which `class_owns` reports).
+    fn locate(blocks: &[BlockBits], chunk: NonNull<u8>, size: usize) -> Option<(usize, usize)> {
+        let p = chunk.addr().get();
+        let block = blocks.partition_point(|b| b.start <= p).checked_sub(1)?;
+        let b = &blocks[block];
+        let offset = p - b.start;
+        (p < b.end && offset.is_multiple_of(size)).then(|| (block, offset / size))
+    }
+
+    /// Sets `chunk`'s bit to `free`; its previous value, `None` if it is no chunk of the
+    /// blocks.
+    fn set(&self, chunk: NonNull<u8>, size: usize, free: bool) -> Option<bool> {
+        let mut blocks = self.blocks.borrow_mut();
+        let (block, n) = Self::locate(&blocks, chunk, size)?;
+        let (word, mask) = (&mut blocks[block].bits[n / 64], 1_u64 << (n % 64));
+        let was = *word & mask != 0;
+        if free {
+            *word |= mask;
+        } else {
+            *word &= !mask;
+        }
+        Some(was)
+    }
+
+    /// Whether `chunk` is a free chunk of `size` bytes of the blocks.
+    fn is_free(&self, chunk: NonNull<u8>, size: usize) -> bool {
+        let blocks = self.blocks.borrow();
+        Self::locate(&blocks, chunk, size)
+            .is_some_and(|(block, n)| blocks[block].bits[n / 64] & (1 << (n % 64)) != 0)
+    }
+
+    /// Drops every block's bits (the blocks go back).
+    fn clear(&self) {
+        *self.blocks.borrow_mut() = Vec::new();
     }
 }
 
@@ -243,7 +351,14 @@ impl SizeClassPool {
         let index = class_of(size);
         let class = &self.classes[index];
         let chunk = match class.free.pop() {
-            Some(chunk) => chunk,
+            Some(chunk) => {
+                #[cfg(debug_assertions)]
+                {
+                    let was = class.freed.set(chunk, class_size(index), false);
+                    debug_assert!(was == Some(true), "allocate: {chunk:p} listed, not free");
+                }
+                chunk
+            }
             None => self.carve(index)?,
         };
         class.live.set(class.live.get() + 1);
@@ -266,6 +381,13 @@ impl SizeClassPool {
         let layout =
             Layout::from_size_align(size, CLASS_ALIGN).map_err(|_| AllocError::SizeOverflow)?;
         let block = self.blocks.cache().acquire(layout)?;
+        #[cfg(debug_assertions)]
+        if let Err(error) = class.freed.add_block(block.data_start(), block.data_end(), size) {
+            // SAFETY: the block came from this cache's `acquire` just now, and nothing
+            // was carved from it.
+            unsafe { self.blocks.cache().release(block) };
+            return Err(error);
+        }
         class.held.set(class.held.get() + block.size());
         let start = block.data_start();
         // SAFETY: the block's data holds at least one chunk (`acquire` sized it for
@@ -295,11 +417,20 @@ impl SizeClassPool {
     ///
     /// `ptr` came from this pool's `allocate` (or its `Allocator` impl) with this exact
     /// `layout` (same size and alignment), has not been given back since, and is not used
-    /// afterwards. Debug builds check that `ptr` is a chunk of `layout`'s class (a walk
-    /// over the class's blocks), so a wrong layout or pool panics there instead of
-    /// corrupting a free list, and that it is not among the class's 128 most recently
-    /// freed chunks (a walk of up to 128 links of its free list), so a double free of a
-    /// recent chunk panics too; release builds trust the caller and pay for neither.
+    /// afterwards. Release builds trust the caller and check nothing.
+    ///
+    /// # Panics
+    ///
+    /// Only in builds with debug assertions, and only when the caller broke the contract
+    /// above (module docs, "Debug checks"), before anything changed:
+    ///
+    /// - "is already free: a double free": `ptr` is on its class's free list, however
+    ///   long ago it was freed, or is a chunk [`reserve`](Self::reserve) carved and
+    ///   nobody allocated;
+    /// - "has no live chunk": no chunk of `layout`'s class is live (a double free after
+    ///   the class gave its blocks back, or a pointer from elsewhere);
+    /// - "is not a chunk of the N-byte class": `ptr` is not a chunk of `layout`'s class
+    ///   of this pool (a wrong layout or pool).
     ///
     /// # Examples
     ///
@@ -332,19 +463,23 @@ impl SizeClassPool {
         }
         let index = class_of(size);
         let class = &self.classes[index];
+        // First: a double free of the class's last live chunk is named as such.
+        #[cfg(debug_assertions)]
+        debug_assert!(
+            !class.freed.is_free(ptr, class_size(index)),
+            "deallocate: {ptr:p} is already free: a double free"
+        );
         debug_assert!(class.live.get() > 0, "deallocate: class {index} has no live chunk");
         debug_assert!(
             self.class_owns(index, ptr),
             "deallocate: {ptr:p} is not a chunk of the {}-byte class: wrong layout or pool",
             class_size(index)
         );
-        debug_assert!(
-            !class.free.contains_near(ptr, DOUBLE_FREE_WINDOW),
-            "deallocate: {ptr:p} is already free: a double free"
-        );
         // SAFETY: C1: the caller guarantees `ptr` is a live chunk of this class that
         // nobody uses any more.
         unsafe { class.free.push(ptr) };
+        #[cfg(debug_assertions)]
+        class.freed.set(ptr, class_size(index), true);
         let live = class.live.get() - 1;
         class.live.set(live);
         if live == 0 && class.held.get() > self.high_water.get() {
@@ -367,11 +502,23 @@ impl SizeClassPool {
         owns
     }
 
-    /// Whether `ptr` is among the most recently freed chunks of class `index` (debug
-    /// builds' double-free check; see [`DOUBLE_FREE_WINDOW`]).
+    /// Whether `ptr` is marked free in class `index` (on its free list at any depth, or
+    /// parked by [`mark_parked`](Self::mark_parked)): debug builds' double-free check,
+    /// module docs.
+    #[cfg(debug_assertions)]
     #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's check"))]
-    pub(crate) fn recently_freed(&self, index: usize, ptr: NonNull<u8>) -> bool {
-        self.classes[index].free.contains_near(ptr, DOUBLE_FREE_WINDOW)
+    pub(crate) fn is_free(&self, index: usize, ptr: NonNull<u8>) -> bool {
+        self.classes[index].freed.is_free(ptr, class_size(index))
+    }
+
+    /// Marks `chunk`, a chunk of class `index` that counts as live here, as free while it
+    /// waits elsewhere (`parked`: the locked pool's depot), or as taken again: debug
+    /// builds' double-free check then sees it there too. Allocates nothing.
+    #[cfg(debug_assertions)]
+    #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's depot"))]
+    pub(crate) fn mark_parked(&self, index: usize, chunk: NonNull<u8>, parked: bool) {
+        let was = self.classes[index].freed.set(chunk, class_size(index), parked);
+        debug_assert!(was == Some(!parked), "mark_parked: {chunk:p} parked twice or unknown");
     }
 
     /// Gives every block of an empty class back to the block pool; does nothing while the
@@ -389,6 +536,8 @@ impl SizeClassPool {
             unsafe { self.blocks.cache().release(block) };
         }
         class.free.forget_all();
+        #[cfg(debug_assertions)]
+        class.freed.clear();
         class.cursor.set(ptr::null_mut());
         class.end.set(ptr::null_mut());
         class.held.set(0);
@@ -480,6 +629,8 @@ impl SizeClassPool {
             // SAFETY: C1: a freshly carved chunk of this class (16-aligned, at least 16
             // bytes) that nobody holds.
             unsafe { class.free.push(chunk) };
+            #[cfg(debug_assertions)]
+            class.freed.set(chunk, class_size(index), true);
         }
         Ok(())
     }

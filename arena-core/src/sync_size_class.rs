@@ -43,6 +43,19 @@
 //! - What this costs: up to `2 * CACHE_BATCH` chunks per class per thread are idle in a
 //!   cache, and [`SyncSizeClassPool::trim`] cannot reach other threads' caches (each
 //!   thread can [`flush`](SyncSizeClassPool::flush) its own); it does empty the depot.
+//!
+//! # Debug checks
+//!
+//! As [`SizeClassPool`]'s (its module docs, "Debug checks"), wherever a free chunk waits
+//! where `deallocate` can look: a double free of a chunk in the shared classes or in the
+//! depot (the classes' bits, which mark a depot chunk free while it is stocked: set as a
+//! batch goes in and cleared as it comes out, under the lock those moves take anyway),
+//! at any depth, or in the calling thread's cache (a walk of its at most
+//! `2 * CACHE_BATCH` chunks) panics. A chunk in *another* thread's cache is out of
+//! reach: that list is the other thread's, touched without the lock, so a double free of
+//! it goes unseen. Debug builds take the lock in `deallocate` for these checks and walk
+//! each batch that enters or leaves the depot; marking allocates nothing. Release builds
+//! have neither the bits nor the code.
 
 use core::alloc::Layout;
 use core::cell::Cell;
@@ -124,10 +137,18 @@ struct Shared {
 }
 
 impl Shared {
+    /// Takes the newest batch of class `index` out of the depot.
+    fn unstock(&mut self, index: usize) -> Option<Batch> {
+        let batch = self.depot[index].pop()?;
+        #[cfg(debug_assertions)]
+        batch.chunks.for_each(|chunk| self.pool.mark_parked(index, chunk, false));
+        Some(batch)
+    }
+
     /// Gives every chunk of every depot batch back to the classes.
     fn drain_depot(&mut self) {
         for index in 0..CLASSES {
-            while let Some(batch) = self.depot[index].pop() {
+            while let Some(batch) = self.unstock(index) {
                 // SAFETY: Y1: `depot[index]` holds batches of class `index` only.
                 unsafe { self.release(index, batch) };
             }
@@ -142,6 +163,8 @@ impl Shared {
     /// `batch` holds free chunks of class `index` of this pool (Y1).
     unsafe fn stock(&mut self, index: usize, batch: Batch) {
         if self.depot[index].try_reserve(1).is_ok() {
+            #[cfg(debug_assertions)]
+            batch.chunks.for_each(|chunk| self.pool.mark_parked(index, chunk, true));
             self.depot[index].push(batch);
         } else {
             // SAFETY: forwarded from the caller.
@@ -282,7 +305,7 @@ impl SyncSizeClassPool {
     #[inline(never)]
     fn refill(&self, class: &CachedClass, index: usize) -> Result<NonNull<u8>, AllocError> {
         let mut shared = lock(&self.shared);
-        if let Some(batch) = shared.depot[index].pop() {
+        if let Some(batch) = shared.unstock(index) {
             drop(shared);
             // SAFETY: Y1: `depot[index]` holds only batches detached from lists of class
             // `index` (`give_back`), and `class` is this thread's list of that class.
@@ -305,11 +328,16 @@ impl SyncSizeClassPool {
     /// # Safety
     ///
     /// `ptr` came from this pool's [`allocate`](Self::allocate) with this `layout` (on any
-    /// thread), is live, and is not used afterwards. Debug builds check that `ptr` is a
-    /// chunk of `layout`'s class (a wrong layout or pool panics there) and not already
-    /// free in this thread's cache or among the shared class's most recently freed
-    /// chunks (a double free panics there; one of a chunk cached by another thread or
-    /// in the depot goes unseen); release builds trust the caller.
+    /// thread), is live, and is not used afterwards. Release builds trust the caller and
+    /// check nothing.
+    ///
+    /// # Panics
+    ///
+    /// Only in builds with debug assertions, and only when the caller broke the contract
+    /// above (module docs, "Debug checks"), before anything changed: "is already free: a
+    /// double free" if `ptr` is free in the shared classes, in the depot or in this
+    /// thread's cache, however long ago it was freed (one in another thread's cache goes
+    /// unseen); "is not a chunk of class N" for a wrong layout or pool.
     ///
     /// # Examples
     ///
@@ -328,14 +356,18 @@ impl SyncSizeClassPool {
             unsafe { lock(&self.shared).pool.deallocate(ptr, layout) };
             return;
         };
-        debug_assert!(
-            lock(&self.shared).pool.class_owns(index, ptr),
-            "deallocate: {ptr:p} is not a chunk of class {index}: wrong layout or pool"
-        );
-        debug_assert!(
-            !lock(&self.shared).pool.recently_freed(index, ptr),
-            "deallocate: {ptr:p} is already free: a double free"
-        );
+        #[cfg(debug_assertions)]
+        {
+            let shared = lock(&self.shared);
+            debug_assert!(
+                !shared.pool.is_free(index, ptr),
+                "deallocate: {ptr:p} is already free: a double free"
+            );
+            debug_assert!(
+                shared.pool.class_owns(index, ptr),
+                "deallocate: {ptr:p} is not a chunk of class {index}: wrong layout or pool"
+            );
+        }
         let cached = self.caches.with(ThreadCache::new, |cache| {
             let class = &cache.classes[index];
             debug_assert!(

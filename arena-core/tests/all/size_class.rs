@@ -255,3 +255,114 @@ fn a_double_free_is_caught_in_debug_builds() {
     locked.trim();
     assert_eq!(locked.stats().live_chunks, 0, "the chunk was cached once");
 }
+
+/// 1000 chunks of the 32-byte class (one block: the class keeps it when it empties).
+#[cfg(debug_assertions)]
+const FAR: usize = 1000;
+#[cfg(debug_assertions)]
+const FAR_LAYOUT: Layout = Layout::new::<[u8; 32]>();
+
+/// A double free is caught however long ago the chunk was freed, not only among the most
+/// recent frees: here it lies under 999 others, the class empty.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "is already free: a double free")]
+fn a_double_free_of_a_chunk_freed_long_ago_is_caught_in_debug_builds() {
+    let pool = SizeClassPool::new();
+    let chunks: Vec<_> = (0..FAR).map(|_| pool.allocate(FAR_LAYOUT).unwrap()).collect();
+    for &chunk in &chunks {
+        // SAFETY: from this pool with this layout, given back once.
+        unsafe { pool.deallocate(chunk, FAR_LAYOUT) };
+    }
+    // SAFETY: not upheld on purpose: `chunks[0]` was given back first of all.
+    unsafe { pool.deallocate(chunks[0], FAR_LAYOUT) };
+}
+
+/// As above with a chunk of the class live, so that nothing but the double-free check
+/// stands between the chunk and a second place on the free list; the refused free
+/// changes nothing, and no chunk is handed out twice afterwards.
+#[test]
+#[cfg(debug_assertions)]
+fn a_double_free_under_many_frees_of_a_busy_class_is_refused_in_debug_builds() {
+    use std::collections::HashSet;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    let pool = SizeClassPool::new();
+    let kept = pool.allocate(FAR_LAYOUT).unwrap();
+    let chunks: Vec<_> = (0..FAR).map(|_| pool.allocate(FAR_LAYOUT).unwrap()).collect();
+    for &chunk in &chunks {
+        // SAFETY: from this pool with this layout, given back once.
+        unsafe { pool.deallocate(chunk, FAR_LAYOUT) };
+    }
+    // SAFETY: not upheld on purpose: `chunks[0]` is on the free list under 999 others.
+    let again = catch_unwind(AssertUnwindSafe(|| unsafe {
+        pool.deallocate(chunks[0], FAR_LAYOUT);
+    }));
+    let payload = again.expect_err("a double free panics");
+    let message = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.contains("is already free: a double free"), "{message}");
+    assert_eq!(pool.stats().live_chunks, 1, "the refused free changed nothing");
+    let again: Vec<_> = (0..=FAR).map(|_| pool.allocate(FAR_LAYOUT).unwrap()).collect();
+    let distinct: HashSet<_> = again.iter().chain([&kept]).collect();
+    assert_eq!(distinct.len(), FAR + 2, "no chunk is handed out twice");
+    for chunk in again.into_iter().chain([kept]) {
+        // SAFETY: from this pool with this layout, given back once.
+        unsafe { pool.deallocate(chunk, FAR_LAYOUT) };
+    }
+    assert_eq!(pool.stats().live_chunks, 0);
+}
+
+/// A chunk reserved ahead of time is free: giving it back without allocating it first
+/// is caught like a double free.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "is already free: a double free")]
+fn freeing_a_reserved_chunk_never_allocated_is_caught_in_debug_builds() {
+    let pool = SizeClassPool::new();
+    let kept = pool.allocate(FAR_LAYOUT).unwrap();
+    pool.reserve(FAR_LAYOUT, 300).unwrap();
+    // The first reserved chunk is the one carved right after `kept`, under 299 others.
+    let reserved = NonNull::new(kept.as_ptr().wrapping_add(32)).unwrap();
+    // SAFETY: not upheld on purpose: `reserved` is on the free list, never allocated.
+    unsafe { pool.deallocate(reserved, FAR_LAYOUT) };
+}
+
+/// The locked pool catches the same double free wherever the chunk waits under the lock:
+/// in the depot (a flushed batch) or back in the shared class (a trim), under hundreds
+/// of later frees.
+#[test]
+#[cfg(debug_assertions)]
+fn the_locked_pool_catches_a_double_free_in_its_depot_or_classes_in_debug_builds() {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    use arena_core::SyncSizeClassPool;
+
+    for trim in [false, true] {
+        let pool = SyncSizeClassPool::new();
+        let kept = pool.allocate(FAR_LAYOUT).unwrap(); // the class never empties
+        let chunks: Vec<_> = (0..FAR).map(|_| pool.allocate(FAR_LAYOUT).unwrap()).collect();
+        // SAFETY: from this pool with this layout, given back once.
+        unsafe { pool.deallocate(chunks[0], FAR_LAYOUT) };
+        pool.flush();
+        for &chunk in &chunks[1..] {
+            // SAFETY: from this pool with this layout, given back once.
+            unsafe { pool.deallocate(chunk, FAR_LAYOUT) };
+        }
+        pool.flush();
+        if trim {
+            pool.trim();
+        }
+        // SAFETY: not upheld on purpose: `chunks[0]` waits in the depot or the class.
+        let again = catch_unwind(AssertUnwindSafe(|| unsafe {
+            pool.deallocate(chunks[0], FAR_LAYOUT);
+        }));
+        let payload = again.expect_err("a double free panics");
+        let message = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(message.contains("is already free: a double free"), "trim {trim}: {message}");
+        // SAFETY: from this pool with this layout, given back once.
+        unsafe { pool.deallocate(kept, FAR_LAYOUT) };
+        pool.flush();
+        pool.trim();
+        assert_eq!(pool.stats().live_chunks, 0, "trim {trim}: every chunk back once");
+    }
+}
