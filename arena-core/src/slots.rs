@@ -246,14 +246,12 @@ impl<T> Slots<T> {
     pub(crate) fn claim(&mut self) -> Result<Claim<'_, T>, AllocError> {
         let pushed = self.free_head == NONE;
         if pushed {
-            let len = self.entries.len();
-            if len >= self.entries.capacity().min(MAX_SLOTS) {
-                self.grow()?;
-            }
+            // Room for a slot at the end, made as for an insert (V1).
+            let index = self.vacant()?.index;
             // A vacant slot at the floor's generation, linked as the whole free list (L2;
-            // it was empty). `len < MAX_SLOTS`, which fits a `u32`.
+            // it was empty).
             self.entries.push(Slot { meta: self.start.new_meta(), body: Body { next: NONE } });
-            self.free_head = len as u32;
+            self.free_head = index;
         }
         let index = self.free_head;
         let retired = self.retired_meta();
@@ -1312,7 +1310,7 @@ impl<T> Claim<'_, T> {
             // SAFETY: C1, L1: the head is vacant, so `next` is its initialised field.
             storage.free_head = unsafe { storage.entries[i].body.next };
         }
-        let meta = version.bits() | if owned { OWNED } else { 0 };
+        let meta = version.meta(owned);
         // The slot is vacant (C1): overwriting it drops nothing (`Slot` has no drop glue).
         // Occupied and filled become true together (L1).
         storage.entries[i] = Slot { meta, body: Body { value: ManuallyDrop::new(value) } };
@@ -1471,14 +1469,47 @@ mod tests {
 
     #[test]
     fn a_claim_at_the_end_with_the_floor_at_the_last_age_retires_its_slot() {
-        let mut slots: Slots<u32> = Slots::with_capacity(0, 1);
-        slots.start.raise_floor(MAX_AGE);
+        for forget in [false, true] {
+            let mut slots: Slots<u32> = Slots::with_capacity(0, 1);
+            slots.start.raise_floor(MAX_AGE);
+            let claim = slots.claim().unwrap();
+            let version = claim.version();
+            if forget {
+                core::mem::forget(claim)
+            } else {
+                drop(claim)
+            }
+            assert_eq!(slots.entries.len(), 1, "a retired slot stays, dropped or not");
+            assert!(slots.is_retired(slots.entries[0].meta));
+            assert_eq!(slots.free_head, NONE);
+            assert!(!slots.contains(0, version));
+        }
+    }
+
+    #[test]
+    fn a_dropped_claim_takes_back_only_a_slot_it_made() {
+        let mut slots = Slots::with_capacity(0, 2);
+        let (a, va) = slots.vacant().unwrap().fill(1, false);
+        let (_, vb) = slots.vacant().unwrap().fill(2, false);
+        assert_eq!(slots.remove(a, va), Some(1));
+        // A claim of freed slot 0 (not the last) dropped: both slots stay.
         let claim = slots.claim().unwrap();
-        let version = claim.version();
-        core::mem::forget(claim);
-        assert!(slots.is_retired(slots.entries[0].meta));
-        assert_eq!(slots.free_head, NONE);
-        assert!(!slots.contains(0, version));
+        let burnt = claim.version();
+        assert_eq!(claim.index(), a);
+        drop(claim);
+        assert_eq!((slots.entries.len(), slots.len(), slots.free_head), (2, 1, a));
+        assert!(!slots.contains(a, burnt) && slots.contains(1, vb));
+        // A claim of a new slot (2) dropped: it goes, and the floor moves past it.
+        let (_, v0) = slots.vacant().unwrap().fill(3, false);
+        let claim = slots.claim().unwrap();
+        let (index, burnt) = (claim.index(), claim.version());
+        assert_eq!(index, 2);
+        drop(claim);
+        assert_eq!((slots.entries.len(), slots.free_head), (2, NONE));
+        let (i, v) = slots.vacant().unwrap().fill(4, false);
+        assert_eq!(i, 2);
+        assert!(burnt.is_older_than(v), "the new slot starts past the burnt version");
+        assert!(slots.contains(a, v0));
     }
 
     #[test]

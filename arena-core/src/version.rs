@@ -71,6 +71,14 @@ impl Version {
         self.0.get()
     }
 
+    /// The meta word of a slot holding this version's value, owned by a handle if
+    /// `owned`: the version itself, plus the owned bit (clear in a version, K1).
+    #[inline]
+    #[must_use]
+    pub(crate) fn meta(self, owned: bool) -> u32 {
+        if owned { self.bits() + OWNED } else { self.bits() }
+    }
+
     /// The generation (bits 2..).
     #[inline]
     #[must_use]
@@ -189,6 +197,7 @@ mod tests {
                 assert!(!v.names(vacant) && !v.names_unowned(vacant), "{vacant:#x}");
             }
             assert!(v.names(base | OCCUPIED) && v.names_unowned(base | OCCUPIED));
+            assert_eq!((v.meta(false), v.meta(true)), (base | OCCUPIED, base | OCCUPIED | OWNED));
             assert!(v.names(base | OCCUPIED | OWNED), "an owned value is named");
             assert!(!v.names_unowned(base | OCCUPIED | OWNED), "but not as unowned");
             let next = Version::of_meta(base.wrapping_add(1 << GEN_SHIFT));
