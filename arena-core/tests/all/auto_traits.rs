@@ -6,12 +6,12 @@
 
 use std::rc::Rc;
 
+use arena_core::{
+    Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, Handle, Key, KeyPool, Pool, PoolKey, Scope,
+    SecondaryMap, SizeClassPool,
+};
 #[cfg(feature = "std")]
 use arena_core::{ArenaPool, PooledArena, SharedBlockPool, SyncPool, SyncSizeClassPool};
-use arena_core::{
-    Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, Handle, Key, KeyPool, Pool, PoolKey,
-    Scope, SecondaryMap, SizeClassPool,
-};
 
 /// Compiles only while `$t` does not implement `$trait`: with the impl, the second
 /// blanket impl applies too and `<$t as AmbiguousIfImpl<_>>::some_item` is ambiguous
@@ -79,4 +79,3 @@ const _: () = {
 assert_not_impl!(PooledArena<'static, 'static>: Sync);
 #[cfg(feature = "std")]
 assert_not_impl!(SyncPool<'static, Rc<u8>>: Sync);
-
