@@ -5,11 +5,11 @@
 //! once, then passed over many times).
 //!
 //! `cargo bench --bench derive`. The groups are the registry's
-//! ([`arena_kit::workloads::ALL`], those whose bench is [`BenchFile::Derive`]).
+//! ([`arena_kit_report::workloads::ALL`], those whose bench is [`BenchFile::Derive`]).
 
 mod common;
 
-use arena_kit::workloads::BenchFile;
+use arena_kit_report::workloads::BenchFile;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn benches(c: &mut Criterion) {

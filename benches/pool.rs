@@ -5,11 +5,11 @@
 //! (the locked and sharded pools against `Mutex<Slab>`, sharded-slab and malloc).
 //!
 //! `cargo bench --bench pool`. The groups are the registry's
-//! ([`arena_kit::workloads::ALL`], those whose bench is [`BenchFile::Pool`]).
+//! ([`arena_kit_report::workloads::ALL`], those whose bench is [`BenchFile::Pool`]).
 
 mod common;
 
-use arena_kit::workloads::BenchFile;
+use arena_kit_report::workloads::BenchFile;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn benches(c: &mut Criterion) {

@@ -5,11 +5,11 @@
 //!
 //! `cargo bench --bench scope`; per-element times, as throughput is set to the workload's
 //! operation count (W7: the nodes built). The groups are the registry's
-//! ([`arena_kit::workloads::ALL`], those whose bench is [`BenchFile::Scope`]).
+//! ([`arena_kit_report::workloads::ALL`], those whose bench is [`BenchFile::Scope`]).
 
 mod common;
 
-use arena_kit::workloads::BenchFile;
+use arena_kit_report::workloads::BenchFile;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn benches(c: &mut Criterion) {

@@ -6,7 +6,7 @@
 //!
 //! `cargo run --example calc -- "1 + 2 * (3 - 4)"`; `cargo test --example calc`.
 
-use arena_core::{BlockPool, Scope, ScopeRef};
+use arena_kit::{BlockPool, Scope, ScopeRef};
 
 /// An expression node: `Copy`, pointing at its children in the same scope.
 #[derive(Clone, Copy, Debug)]

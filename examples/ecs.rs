@@ -8,7 +8,7 @@
 //! `cargo run --example ecs`; `cargo test --example ecs` replays the same frames on a
 //! `Vec` of structs and checks that both worlds hold the same sparks, bit for bit.
 
-use arena_core::{ArenaAlloc, Key, SecondaryMap};
+use arena_kit::{ArenaAlloc, Key, SecondaryMap};
 
 /// Gravity, in units per frame squared.
 const GRAVITY: f32 = 0.05;

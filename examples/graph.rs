@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use arena_core::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, PoolKey, SecondaryMap};
 
 /// A junction and the roads leaving it (target, length in metres).
 struct Junction {

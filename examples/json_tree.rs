@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use arena_core::{ArenaBox, ArenaString, ArenaVec, BlockPool, CollectIn, Scope, format};
+use arena_kit::{ArenaBox, ArenaString, ArenaVec, BlockPool, CollectIn, Scope, format};
 
 /// A JSON value, owning its children.
 #[derive(Debug, PartialEq)]

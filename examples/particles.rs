@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use arena_core::{GetDisjointMutError, KeyPool, PoolKey};
+use arena_kit::{GetDisjointMutError, KeyPool, PoolKey};
 
 /// Side of the square box (it wraps around).
 const SIZE: f64 = 100.0;

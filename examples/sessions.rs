@@ -10,7 +10,7 @@
 //!
 //! `cargo run --example sessions`; `cargo test --example sessions`.
 
-use arena_core::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, PoolKey, SecondaryMap};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

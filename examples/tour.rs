@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::hint::black_box;
 
-use arena_core::{AllocError, Arena, BlockPool, arena_new};
+use arena_kit::{AllocError, Arena, BlockPool, arena_new};
 
 fn main() {
     tour();

@@ -12,8 +12,8 @@
 //!
 //! `cargo run --example word_index`; `cargo test --example word_index`.
 
-use arena_core::allocator_api2::vec::Vec as ApiVec;
-use arena_core::{BlockPool, Scope};
+use arena_kit::allocator_api2::vec::Vec as ApiVec;
+use arena_kit::{BlockPool, Scope};
 use hashbrown::{DefaultHashBuilder, HashMap};
 
 /// Word -> lines it occurs on (1-based), every byte of it in the scope.

@@ -5,9 +5,9 @@
 
 use std::process::ExitCode;
 
-use arena_kit::report::memory::CountingAlloc;
-use arena_kit::report::{self, args, child};
-use arena_kit::workloads::mi_alloc;
+use arena_kit_report::report::memory::CountingAlloc;
+use arena_kit_report::report::{self, args, child};
+use arena_kit_report::workloads::mi_alloc;
 
 /// Every allocation of the report, counted: each row's peak and held bytes come from it.
 /// Only this binary registers it; the library and the benches use the system allocator.

@@ -12,7 +12,7 @@
 use std::cell::Cell;
 use std::fmt::Debug;
 
-use arena_core::{AllocError, ArenaAlloc, BlockPool, Pool, arena_new, try_arena_new};
+use arena_kit::{AllocError, ArenaAlloc, BlockPool, Pool, arena_new, try_arena_new};
 
 #[derive(ArenaAlloc, Default, Debug, PartialEq, Clone)]
 struct Particle {
@@ -265,7 +265,7 @@ fn arena_new_on_scopes_all_forms() {
     let value = arena_new!(scope, { x });
     assert_eq!(*value, 7);
 
-    let arena = arena_core::Arena::new();
+    let arena = arena_kit::Arena::new();
     let a = arena_new!(arena, Particle { mass: 1.0, ..Particle::default() });
     let by_ref = &arena;
     let b = arena_new!(by_ref, Unit);

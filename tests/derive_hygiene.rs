@@ -8,7 +8,7 @@
 /// User types that shadow primitives the expansion names.
 mod shadowed_primitives {
     #![allow(non_camel_case_types, dead_code)]
-    use arena_core::ArenaAlloc;
+    use arena_kit::ArenaAlloc;
 
     struct usize;
     struct bool;
@@ -44,7 +44,7 @@ mod shadowed_primitives {
 /// constants of those names in scope (a pattern naming them would not bind).
 mod names_of_the_expansion {
     #![allow(non_camel_case_types, non_upper_case_globals, dead_code)]
-    use arena_core::ArenaAlloc;
+    use arena_kit::ArenaAlloc;
 
     struct value;
     struct handle;
@@ -93,7 +93,7 @@ mod names_of_the_expansion {
 
 /// Type parameters named like the expansion's own generics.
 mod generic_names {
-    use arena_core::{ArenaAlloc, arena_new};
+    use arena_kit::{ArenaAlloc, arena_new};
 
     #[derive(ArenaAlloc)]
     struct Plain<ArenaOut, ArenaMake, __ArenaOut> {
@@ -125,7 +125,7 @@ mod generic_names {
 /// Lifetimes the fresh brand must avoid: higher-ranked ones in bounds, where-clauses and
 /// field types, and every fallback name.
 mod brand_names {
-    use arena_core::ArenaAlloc;
+    use arena_kit::ArenaAlloc;
 
     #[derive(ArenaAlloc)]
     struct Bound<F: for<'id> Fn(&'id u8) -> u8> {
@@ -190,7 +190,7 @@ mod brand_names {
 /// each local's name, which shadows these and lets the bindings bind.
 mod constants_named_like_the_locals {
     #![allow(non_upper_case_globals, dead_code)]
-    use arena_core::{ArenaAlloc, arena_new, try_arena_new};
+    use arena_kit::{ArenaAlloc, arena_new, try_arena_new};
 
     const __arena_value: u8 = 0;
     const __arena_storage: u8 = 0;

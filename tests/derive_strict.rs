@@ -7,10 +7,10 @@
 #![deny(warnings, missing_docs, clippy::all, clippy::pedantic)]
 #![no_implicit_prelude]
 
-extern crate arena_core;
+extern crate arena_kit;
 extern crate std;
 
-use arena_core::{ArenaAlloc, BlockPool, arena_new, try_arena_new};
+use arena_kit::{ArenaAlloc, BlockPool, arena_new, try_arena_new};
 
 /// Shadows `core::option::Option`.
 #[derive(Debug)]

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 fn report() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena-kit"))
+    Command::new(env!("CARGO_BIN_EXE_arena-kit-report"))
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
     let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     let workloads = figures["workloads"].as_array().expect("a list of workloads");
-    assert_eq!(workloads.len(), arena_kit::workloads::ALL.len());
+    assert_eq!(workloads.len(), arena_kit_report::workloads::ALL.len());
     for w in workloads {
         let rows = w["rows"].as_array().expect("rows");
         assert!(rows.iter().all(|r| r["ns_per_op"].as_f64().is_some_and(|ns| ns > 0.0)));
@@ -158,7 +158,7 @@ fn a_failing_child_says_why() {
     let line: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("one JSON line on stdout");
     assert_eq!(line["rows"].as_array().map(Vec::len), Some(1));
-    assert_eq!(line["rows"][0]["contender"], arena_kit::workloads::ALL[0].contenders[3].name);
+    assert_eq!(line["rows"][0]["contender"], arena_kit_report::workloads::ALL[0].contenders[3].name);
 }
 
 /// The version of `name` in the workspace's `Cargo.lock` (the one arena-kit uses when
@@ -214,11 +214,11 @@ fn the_peers_versions_are_printed_and_saved_as_cargo_lock_has_them() {
 
 #[test]
 fn only_selects_a_workload_and_its_variants() {
-    let ids: Vec<&str> = arena_kit::report::select(Some("W4")).iter().map(|w| w.id).collect();
+    let ids: Vec<&str> = arena_kit_report::report::select(Some("W4")).iter().map(|w| w.id).collect();
     assert_eq!(ids, ["W4", "W4-get", "W4-2t"]);
-    let ids: Vec<&str> = arena_kit::report::select(Some("w6-1m")).iter().map(|w| w.id).collect();
+    let ids: Vec<&str> = arena_kit_report::report::select(Some("w6-1m")).iter().map(|w| w.id).collect();
     assert_eq!(ids, ["W6-1M"]);
-    assert!(arena_kit::report::select(Some("W99")).is_empty());
+    assert!(arena_kit_report::report::select(Some("W99")).is_empty());
 }
 
 #[test]

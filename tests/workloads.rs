@@ -1,7 +1,7 @@
 //! Every contender of every workload builds the same thing: equal checksums at a small
 //! size, so no benchmark row is faster by doing less.
 
-use arena_kit::workloads::{
+use arena_kit_report::workloads::{
     ALL, BenchFile, Contender, SizeKind, binary_trees, binary_trees_par, expected_sum, fixed_churn,
     in_bench, many_small, scope_churn, string_growth, two_pools,
 };

@@ -12,7 +12,7 @@ use crate::error::TryAllocError;
 /// # Examples
 ///
 /// ```
-/// use arena_core::{AllocOrInitError, BlockPool};
+/// use arena_kit::{AllocOrInitError, BlockPool};
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();

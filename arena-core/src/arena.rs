@@ -23,7 +23,7 @@ use crate::scope::Scope;
 /// # Examples
 ///
 /// ```
-/// use arena_core::Arena;
+/// use arena_kit::Arena;
 ///
 /// let arena = Arena::new();
 /// let xs: Vec<&mut i32> = (0..60_000).map(|i| arena.alloc(i)).collect();
@@ -40,7 +40,7 @@ impl Arena<'_> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
+    /// let arena = arena_kit::Arena::new();
     /// assert_eq!(arena.stats().reserved_bytes, 0);
     /// ```
     #[must_use]
@@ -60,7 +60,7 @@ impl Arena<'_> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::with_capacity(100_000);
+    /// let arena = arena_kit::Arena::with_capacity(100_000);
     /// let before = arena.stats();
     /// arena.alloc_slice_fill_copy(100_000, 0_u8);
     /// assert_eq!(arena.stats().blocks, before.blocks);
@@ -83,9 +83,9 @@ impl Arena<'_> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::try_new()?;
+    /// let arena = arena_kit::Arena::try_new()?;
     /// assert_eq!(arena.stats().blocks, 0);
-    /// # Ok::<(), arena_core::AllocError>(())
+    /// # Ok::<(), arena_kit::AllocError>(())
     /// ```
     pub fn try_new() -> Result<Self, AllocError> {
         Ok(Self::new())
@@ -102,7 +102,7 @@ impl Arena<'_> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{AllocError, Arena};
+    /// use arena_kit::{AllocError, Arena};
     ///
     /// let arena = Arena::try_with_capacity(4096).unwrap();
     /// assert!(arena.block_room() >= 4096);
@@ -130,7 +130,7 @@ impl<'a> Arena<'a> {
     /// # Examples
     ///
     /// ```
-    /// let mut arena = arena_core::Arena::new();
+    /// let mut arena = arena_kit::Arena::new();
     /// arena.alloc(String::from("gone after reset"));
     /// arena.reset();
     /// assert_eq!(arena.stats().allocated_bytes, 0);
@@ -145,7 +145,7 @@ impl<'a> Arena<'a> {
     /// # Examples
     ///
     /// ```
-    /// let mut arena = arena_core::Arena::new();
+    /// let mut arena = arena_kit::Arena::new();
     /// let kept = *arena.alloc(1_u32);
     /// let len = arena.scoped(|scratch| scratch.alloc_str("temporary").len());
     /// assert_eq!((kept, len), (1, 9));

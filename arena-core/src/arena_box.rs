@@ -68,7 +68,7 @@ use crate::scope::Scope;
 /// A recursive expression type, and a trait object:
 ///
 /// ```
-/// use arena_core::{ArenaBox, BlockPool};
+/// use arena_kit::{ArenaBox, BlockPool};
 /// use std::fmt::Display;
 ///
 /// enum Expr<'s> {
@@ -90,14 +90,14 @@ use crate::scope::Scope;
 /// let sum = Expr::Add(one, two);
 /// assert_eq!(eval(&sum), 3);
 ///
-/// let shown: ArenaBox<'_, dyn Display> = arena_core::unsize_box!(ArenaBox::new_in(42, &scope));
+/// let shown: ArenaBox<'_, dyn Display> = arena_kit::unsize_box!(ArenaBox::new_in(42, &scope));
 /// assert_eq!(shown.to_string(), "42");
 /// ```
 ///
 /// A box cannot outlive its scope:
 ///
 /// ```compile_fail,E0597
-/// use arena_core::{ArenaBox, BlockPool};
+/// use arena_kit::{ArenaBox, BlockPool};
 /// let pool = BlockPool::new();
 /// let b = {
 ///     let scope = pool.scope();
@@ -135,9 +135,9 @@ impl<'s, T> ArenaBox<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let mut b = arena_core::ArenaBox::new_in(vec![1, 2], &scope);
+    /// let mut b = arena_kit::ArenaBox::new_in(vec![1, 2], &scope);
     /// b.push(3);
     /// assert_eq!(*b, [1, 2, 3]);
     /// ```
@@ -162,10 +162,10 @@ impl<'s, T> ArenaBox<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
-    /// let err = arena_core::ArenaBox::try_new_in(String::from("kept"), &scope).unwrap_err();
+    /// let err = arena_kit::ArenaBox::try_new_in(String::from("kept"), &scope).unwrap_err();
     /// assert_eq!(err.into_value(), "kept");
     /// ```
     #[inline]
@@ -192,10 +192,10 @@ impl<'s, T> ArenaBox<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let b = arena_core::ArenaBox::new_in(String::from("out"), &scope);
-    /// let s: String = arena_core::ArenaBox::into_inner(b);
+    /// let b = arena_kit::ArenaBox::new_in(String::from("out"), &scope);
+    /// let s: String = arena_kit::ArenaBox::into_inner(b);
     /// assert_eq!(s, "out");
     /// ```
     #[must_use]
@@ -231,9 +231,9 @@ impl<'s, T: ?Sized> ArenaBox<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let n: &mut u32 = arena_core::ArenaBox::leak(arena_core::ArenaBox::new_in(7, &scope));
+    /// let n: &mut u32 = arena_kit::ArenaBox::leak(arena_kit::ArenaBox::new_in(7, &scope));
     /// *n += 1;
     /// assert_eq!(*n, 8);
     /// ```
@@ -283,10 +283,10 @@ impl<'s, T: ?Sized> ArenaBox<'s, T> {
 ///
 /// ```
 /// #![forbid(unsafe_code)]
-/// use arena_core::{ArenaBox, unsize_box};
+/// use arena_kit::{ArenaBox, unsize_box};
 /// use std::fmt::Debug;
 ///
-/// let pool = arena_core::BlockPool::new();
+/// let pool = arena_kit::BlockPool::new();
 /// let scope = pool.scope();
 /// let items: Vec<ArenaBox<'_, dyn Debug>> = vec![
 ///     unsize_box!(ArenaBox::new_in(1_u8, &scope)),
@@ -301,8 +301,8 @@ impl<'s, T: ?Sized> ArenaBox<'s, T> {
 /// Only coercions compile; a different type does not:
 ///
 /// ```compile_fail,E0308
-/// use arena_core::{ArenaBox, unsize_box};
-/// let pool = arena_core::BlockPool::new();
+/// use arena_kit::{ArenaBox, unsize_box};
+/// let pool = arena_kit::BlockPool::new();
 /// let scope = pool.scope();
 /// let wrong: ArenaBox<'_, u64> = unsize_box!(ArenaBox::new_in(1_u32, &scope));
 /// ```

@@ -112,7 +112,7 @@ struct Idle<'p> {
 /// Values made on four threads, used on the spawning thread:
 ///
 /// ```
-/// use arena_core::ArenaPool;
+/// use arena_kit::ArenaPool;
 ///
 /// let pool = ArenaPool::new();
 /// let mut names: Vec<&str> = std::thread::scope(|s| {
@@ -136,7 +136,7 @@ struct Idle<'p> {
 /// A value whose destructor would run may not borrow a sibling:
 ///
 /// ```compile_fail,E0597
-/// let pool = arena_core::ArenaPool::new();
+/// let pool = arena_kit::ArenaPool::new();
 /// let arena = pool.get();
 /// let a = arena.alloc(String::from("a"));
 /// let b = arena.alloc(vec![&*a]); // error: `pool` does not live long enough
@@ -154,7 +154,7 @@ pub struct ArenaPool<'p> {
 /// # Examples
 ///
 /// ```
-/// let pool = arena_core::ArenaPool::new();
+/// let pool = arena_kit::ArenaPool::new();
 /// pool.get().alloc(7_u64);
 /// let s = pool.stats();
 /// assert_eq!((s.arenas, s.idle_arenas, s.allocated_bytes, s.blocks), (1, 1, 8, 1));
@@ -180,7 +180,7 @@ impl<'p> ArenaPool<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// assert_eq!(pool.stats().arenas, 0);
     /// ```
     #[must_use]
@@ -194,7 +194,7 @@ impl<'p> ArenaPool<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let first = pool.get();
     /// let second = pool.get(); // the first is lent: a second arena
     /// assert_eq!(pool.stats().arenas, 2);
@@ -223,7 +223,7 @@ impl<'p> ArenaPool<'p> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::ArenaPool::new();
+    /// let mut pool = arena_kit::ArenaPool::new();
     /// for round in 0..3 {
     ///     let arena = pool.get();
     ///     let v = arena.alloc(vec![round; 10]);
@@ -245,7 +245,7 @@ impl<'p> ArenaPool<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let arena = pool.get();
     /// arena.alloc_str("abc");
     /// assert_eq!((pool.stats().arenas, pool.stats().idle_arenas), (1, 0));
@@ -308,7 +308,7 @@ impl fmt::Debug for ArenaPool<'_> {
 /// # Examples
 ///
 /// ```
-/// let pool = arena_core::ArenaPool::new();
+/// let pool = arena_kit::ArenaPool::new();
 /// let kept: &mut Vec<u32> = {
 ///     let arena = pool.get();
 ///     arena.alloc(vec![1, 2, 3])
@@ -320,7 +320,7 @@ impl fmt::Debug for ArenaPool<'_> {
 /// A guard cannot be shared between threads:
 ///
 /// ```compile_fail,E0277
-/// let pool = arena_core::ArenaPool::new();
+/// let pool = arena_kit::ArenaPool::new();
 /// let arena = pool.get();
 /// std::thread::scope(|s| {
 ///     s.spawn(|| arena.alloc(1_u8));
@@ -359,7 +359,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let name = pool.get().alloc(String::from("outlives its guard"));
     /// assert_eq!(name.len(), 18);
     /// ```
@@ -382,7 +382,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let n = pool.get().try_alloc(5_u8).unwrap();
     /// assert_eq!(*n, 5);
     /// ```
@@ -404,7 +404,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let table = pool.get().alloc_with(|| [7_u64; 512]);
     /// assert_eq!(table[511], 7);
     /// ```
@@ -430,7 +430,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// #[derive(Clone, Copy)]
     /// struct Node<'a> { value: i32, next: Option<&'a Node<'a>> }
     ///
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let arena = pool.get();
     /// let tail = arena.alloc_copy(Node { value: 2, next: None });
     /// let head = arena.alloc_copy(Node { value: 1, next: Some(tail) });
@@ -454,7 +454,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let s = pool.get().alloc_str("arena");
     /// s.make_ascii_uppercase();
     /// assert_eq!(s, "ARENA");
@@ -476,7 +476,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let xs = pool.get().alloc_slice_copy(&[1, 2, 3]);
     /// assert_eq!(xs, [1, 2, 3]);
     /// ```
@@ -498,7 +498,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let words = pool.get().alloc_slice_fill_with(3, |i| "ab".repeat(i));
     /// assert_eq!(words, ["", "ab", "abab"]);
     /// ```
@@ -525,7 +525,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// let evens = pool.get().alloc_from_iter((0..10).filter(|n| n % 2 == 0));
     /// assert_eq!(evens, [0, 2, 4, 6, 8]);
     /// ```
@@ -542,7 +542,7 @@ impl<'a, 'p> PooledArena<'a, 'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::ArenaPool::new();
+    /// let pool = arena_kit::ArenaPool::new();
     /// pool.get().alloc(0_u32);
     /// let arena = pool.get(); // the same arena, with the `u32` still in it
     /// assert_eq!(arena.stats().allocated_bytes, 4);

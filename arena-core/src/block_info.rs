@@ -6,7 +6,7 @@
 /// # Examples
 ///
 /// ```
-/// use arena_core::{BlockKind, BlockPool};
+/// use arena_kit::{BlockKind, BlockPool};
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -34,7 +34,7 @@ pub enum BlockKind {
 /// # Examples
 ///
 /// ```
-/// let pool = arena_core::BlockPool::new();
+/// let pool = arena_kit::BlockPool::new();
 /// let scope = pool.scope();
 /// scope.alloc([0_u8; 100]);
 /// let current = scope.blocks().next().unwrap();

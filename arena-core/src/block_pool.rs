@@ -132,7 +132,7 @@ pub(crate) struct BlockCache<'s> {
 /// # Examples
 ///
 /// ```
-/// use arena_core::BlockPool;
+/// use arena_kit::BlockPool;
 ///
 /// let pool = BlockPool::new();
 /// for i in 0..1000 {
@@ -154,7 +154,7 @@ pub struct BlockPool {
 /// # Examples
 ///
 /// ```
-/// use arena_core::BlockPool;
+/// use arena_kit::BlockPool;
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -192,7 +192,7 @@ impl BlockPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// assert_eq!(pool.stats().cached_blocks, 0);
     /// ```
     #[must_use]
@@ -214,7 +214,7 @@ impl BlockPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::with_block_size(5_000);
+    /// let pool = arena_kit::BlockPool::with_block_size(5_000);
     /// assert!(pool.block_capacity() >= 5_000);
     /// assert_eq!((pool.block_size() + 16) % 4096, 0);
     /// ```
@@ -264,7 +264,7 @@ macro_rules! block_cache_api {
             ///
             /// ```
             #[doc = $setup]
-            /// assert_eq!(pool.block_size(), arena_core::DEFAULT_BLOCK_SIZE);
+            /// assert_eq!(pool.block_size(), arena_kit::DEFAULT_BLOCK_SIZE);
             /// ```
             #[must_use]
             pub fn block_size(&self) -> usize {
@@ -366,7 +366,7 @@ macro_rules! block_cache_api {
             #[doc = $setup]
             /// pool.reserve(3)?;
             /// assert_eq!(pool.stats().cached_blocks, 3);
-            /// # Ok::<(), arena_core::AllocError>(())
+            /// # Ok::<(), arena_kit::AllocError>(())
             /// ```
             pub fn reserve(&self, blocks: usize) -> Result<(), $crate::AllocError> {
                 self.cache.reserve(blocks)
@@ -414,7 +414,7 @@ macro_rules! block_cache_api {
 #[cfg(feature = "std")]
 pub(crate) use block_cache_api;
 
-block_cache_api!(BlockPool, "let pool = arena_core::BlockPool::new();");
+block_cache_api!(BlockPool, "let pool = arena_kit::BlockPool::new();");
 
 impl Default for BlockPool {
     fn default() -> Self {

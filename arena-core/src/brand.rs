@@ -78,7 +78,7 @@ impl fmt::Debug for Id<'_> {
 /// A singly linked list whose nodes hold keys of their own pool:
 ///
 /// ```
-/// use arena_core::{Brand, Key, Pool};
+/// use arena_kit::{Brand, Key, Pool};
 ///
 /// struct Node<'id> { value: u32, next: Option<Key<'id>> }
 ///
@@ -100,7 +100,7 @@ impl fmt::Debug for Id<'_> {
 /// A brand names one pool only:
 ///
 /// ```compile_fail,E0382
-/// use arena_core::{Brand, Pool};
+/// use arena_kit::{Brand, Pool};
 /// Brand::with(|brand| {
 ///     let a: Pool<'_, u8> = Pool::new_in(brand);
 ///     let b: Pool<'_, u8> = Pool::new_in(brand); // use of moved value
@@ -119,7 +119,7 @@ impl Brand<'_> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{Brand, Pool};
+    /// use arena_kit::{Brand, Pool};
     ///
     /// let n = Brand::with(|brand| {
     ///     let mut pool = Pool::new_in(brand);

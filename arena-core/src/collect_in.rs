@@ -15,9 +15,9 @@ use crate::vec::ArenaVec;
 /// # Examples
 ///
 /// ```
-/// use arena_core::{ArenaVec, FromIteratorIn};
+/// use arena_kit::{ArenaVec, FromIteratorIn};
 ///
-/// let arena = arena_core::Arena::new();
+/// let arena = arena_kit::Arena::new();
 /// let v = <ArenaVec<'_, u8> as FromIteratorIn<'_, u8>>::from_iter_in(0..3, &arena);
 /// assert_eq!(v, [0, 1, 2]);
 /// ```
@@ -35,9 +35,9 @@ pub trait FromIteratorIn<'s, A>: Sized {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{ArenaString, ArenaVec, CollectIn};
+/// use arena_kit::{ArenaString, ArenaVec, CollectIn};
 ///
-/// let pool = arena_core::BlockPool::new();
+/// let pool = arena_kit::BlockPool::new();
 /// let scope = pool.scope();
 /// let squares = (1..=4).map(|i| i * i).collect_in::<ArenaVec<_>>(&scope);
 /// assert_eq!(squares, [1, 4, 9, 16]);

@@ -3,10 +3,10 @@
 //!
 //! Both are exported at the crate root under std's names, as bumpalo's are. The `in`
 //! form is what selects the scope; without it they expand to `alloc`'s own `vec!` and
-//! `format!`, so importing them by name (`use arena_core::vec;`) leaves std-style calls
-//! working. A glob import (`use arena_core::*;`) is another matter: rustc will not let a
+//! `format!`, so importing them by name (`use arena_kit::vec;`) leaves std-style calls
+//! working. A glob import (`use arena_kit::*;`) is another matter: rustc will not let a
 //! glob-imported macro shadow std's, and rejects every bare `vec!`/`format!` call as
-//! ambiguous (E0659). Call them by path (`arena_core::vec!`) or import them by name.
+//! ambiguous (E0659). Call them by path (`arena_kit::vec!`) or import them by name.
 
 /// An [`ArenaVec`](crate::ArenaVec) of the listed elements, in a scope (bumpalo's
 /// `bumpalo::vec!`).
@@ -14,7 +14,7 @@
 /// - `vec![in &scope]`: an empty vector;
 /// - `vec![in &scope; a, b, c]`: those elements (a trailing comma is allowed);
 /// - `vec![in &scope; elem; n]`: `n` clones of `elem`;
-/// - without `in ...;`, std's `vec!`, so `use arena_core::vec;` keeps std-style calls
+/// - without `in ...;`, std's `vec!`, so `use arena_kit::vec;` keeps std-style calls
 ///   working.
 ///
 /// # Panics
@@ -24,14 +24,14 @@
 /// # Examples
 ///
 /// ```
-/// let pool = arena_core::BlockPool::new();
+/// let pool = arena_kit::BlockPool::new();
 /// let scope = pool.scope();
-/// let v = arena_core::vec![in &scope; 1, 2, 3,];
-/// let zeros = arena_core::vec![in &scope; 0_u8; 4];
-/// let empty: arena_core::ArenaVec<'_, i32> = arena_core::vec![in &scope];
+/// let v = arena_kit::vec![in &scope; 1, 2, 3,];
+/// let zeros = arena_kit::vec![in &scope; 0_u8; 4];
+/// let empty: arena_kit::ArenaVec<'_, i32> = arena_kit::vec![in &scope];
 /// assert_eq!((v.as_slice(), zeros.as_slice(), empty.len()), (&[1, 2, 3][..], &[0; 4][..], 0));
 ///
-/// use arena_core::vec; // imported by name: std-style calls still build a `Vec`
+/// use arena_kit::vec; // imported by name: std-style calls still build a `Vec`
 /// let std_vec: Vec<i32> = vec![4, 5];
 /// assert_eq!(std_vec.len(), 2);
 /// ```
@@ -39,7 +39,7 @@
 /// A glob import makes a bare `vec!` ambiguous with std's (error E0659):
 ///
 /// ```compile_fail,E0659
-/// use arena_core::*;
+/// use arena_kit::*;
 /// let v: Vec<i32> = vec![1, 2];
 /// ```
 #[macro_export]
@@ -73,12 +73,12 @@ macro_rules! vec {
 /// # Examples
 ///
 /// ```
-/// let pool = arena_core::BlockPool::new();
+/// let pool = arena_kit::BlockPool::new();
 /// let scope = pool.scope();
 /// let name = "arena";
-/// let s = arena_core::format!(in &scope, "{name}-{}", 7,);
+/// let s = arena_kit::format!(in &scope, "{name}-{}", 7,);
 /// assert_eq!(s, "arena-7");
-/// let heap: String = arena_core::format!("{name}"); // std's
+/// let heap: String = arena_kit::format!("{name}"); // std's
 /// assert_eq!(heap, "arena");
 /// ```
 #[macro_export]

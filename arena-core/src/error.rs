@@ -23,7 +23,7 @@ pub enum LimitKind {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{AllocError, BlockPool, LimitKind};
+/// use arena_kit::{AllocError, BlockPool, LimitKind};
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -77,7 +77,7 @@ impl AllocError {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::AllocError;
+    /// use arena_kit::AllocError;
     ///
     /// assert_eq!(AllocError::SizeOverflow.oom_layout(), None);
     /// let oom = AllocError::OutOfMemory { size: 64, align: 8 };
@@ -144,7 +144,7 @@ impl LimitKind {
 /// # Examples
 ///
 /// ```
-/// use arena_core::BlockPool;
+/// use arena_kit::BlockPool;
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -171,7 +171,7 @@ impl<T> TryAllocError<T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{AllocError, TryAllocError};
+    /// use arena_kit::{AllocError, TryAllocError};
     ///
     /// let err = TryAllocError::new(AllocError::CapacityExceeded { max: 0 }, "kept");
     /// assert_eq!(err.into_value(), "kept");
@@ -186,7 +186,7 @@ impl<T> TryAllocError<T> {
     /// # Examples
     ///
     /// ```
-    /// # use arena_core::{AllocError, BlockPool};
+    /// # use arena_kit::{AllocError, BlockPool};
     /// let pool = BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
@@ -203,7 +203,7 @@ impl<T> TryAllocError<T> {
     /// # Examples
     ///
     /// ```
-    /// # use arena_core::BlockPool;
+    /// # use arena_kit::BlockPool;
     /// let pool = BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
@@ -219,7 +219,7 @@ impl<T> TryAllocError<T> {
     /// # Examples
     ///
     /// ```
-    /// # use arena_core::BlockPool;
+    /// # use arena_kit::BlockPool;
     /// let pool = BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));

@@ -4,7 +4,7 @@
 //! [`Particle`] uses the struct-of-arrays layout:
 //!
 //! ```
-//! use arena_core::ArenaAlloc;
+//! use arena_kit::ArenaAlloc;
 //!
 //! #[derive(ArenaAlloc)]
 //! #[arena(soa)]
@@ -23,7 +23,7 @@
 //! [`Node`] uses the plain layout, and names its own pool's keys through its brand:
 //!
 //! ```
-//! use arena_core::ArenaAlloc;
+//! use arena_kit::ArenaAlloc;
 //!
 //! #[derive(ArenaAlloc)]
 //! #[arena(brand = 'id)]
@@ -49,12 +49,12 @@
 //! [`NodeHandle`]: crate::example_generated::NodeHandle
 //! [`NodeKey`]: crate::example_generated::NodeKey
 
-use crate as arena_core;
+use crate as arena_kit;
 use crate::ArenaAlloc;
 
 /// A particle stored struct-of-arrays: each field in a column of its own.
 #[derive(ArenaAlloc)]
-#[arena(soa, crate = arena_core)]
+#[arena(soa, crate = arena_kit)]
 pub struct Particle {
     /// Position.
     pub pos: [f32; 3],
@@ -66,7 +66,7 @@ pub struct Particle {
 
 /// A list node holding a key of its own pool.
 #[derive(ArenaAlloc)]
-#[arena(brand = 'id, crate = arena_core)]
+#[arena(brand = 'id, crate = arena_kit)]
 pub struct Node<'id> {
     /// The payload.
     pub value: u32,

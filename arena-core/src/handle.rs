@@ -34,7 +34,7 @@ use crate::version::{self, Version};
 /// # Examples
 ///
 /// ```
-/// use arena_core::{Handle, Pool};
+/// use arena_kit::{Handle, Pool};
 ///
 /// assert_eq!(size_of::<Option<Handle<'_>>>(), 4);
 /// Pool::with(|mut pool| {
@@ -61,7 +61,7 @@ pub struct Handle<'id> {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{Key, Pool};
+/// use arena_kit::{Key, Pool};
 ///
 /// assert_eq!(size_of::<Option<Key<'_>>>(), 8);
 /// Pool::with(|mut pool| {
@@ -102,7 +102,7 @@ impl<'id> Handle<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert('a');
     ///     assert_eq!(h.index(), 0);
     /// });
@@ -141,7 +141,7 @@ impl<'id> Key<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     pool.insert_keyed('a');
     ///     assert_eq!(pool.insert_keyed('b').index(), 1);
     /// });
@@ -162,7 +162,7 @@ impl<'id> Key<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed("saved");
     ///     let raw: u64 = k.to_raw();
     ///     assert_eq!(pool.key_from_raw(raw), k);

@@ -31,7 +31,7 @@ use crate::version::{self, Version};
 /// # Examples
 ///
 /// ```
-/// use arena_core::{KeyPool, PoolKey};
+/// use arena_kit::{KeyPool, PoolKey};
 ///
 /// let mut names = KeyPool::new();
 /// let ada: PoolKey<&str> = names.insert("Ada");
@@ -73,7 +73,7 @@ impl<T> PoolKey<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// assert_eq!(pool.insert('a').index(), 0);
     /// ```
     #[must_use]
@@ -87,10 +87,10 @@ impl<T> PoolKey<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(1);
     /// let raw: u64 = k.to_raw();
-    /// assert_eq!(pool.get(arena_core::PoolKey::from_raw(raw)), Some(&1));
+    /// assert_eq!(pool.get(arena_kit::PoolKey::from_raw(raw)), Some(&1));
     /// ```
     #[must_use]
     pub fn to_raw(self) -> u64 {
@@ -111,7 +111,7 @@ impl<T> PoolKey<T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{KeyPool, PoolKey};
+    /// use arena_kit::{KeyPool, PoolKey};
     ///
     /// let mut pool = KeyPool::<u8>::new();
     /// let k = pool.insert(7);
@@ -219,7 +219,7 @@ impl<T> fmt::Debug for PoolKey<T> {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{KeyPool, PoolKey};
+/// use arena_kit::{KeyPool, PoolKey};
 ///
 /// struct Graph {
 ///     nodes: KeyPool<&'static str>,
@@ -272,7 +272,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::KeyPool::<String>::new();
+    /// let pool = arena_kit::KeyPool::<String>::new();
     /// assert!(pool.is_empty());
     /// ```
     #[must_use]
@@ -285,7 +285,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::KeyPool::<u64>::with_capacity(100);
+    /// let pool = arena_kit::KeyPool::<u64>::with_capacity(100);
     /// assert!(pool.capacity() >= 100);
     /// ```
     #[must_use]
@@ -302,7 +302,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(5);
     /// assert_eq!(pool[k], 5);
     /// ```
@@ -329,7 +329,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.try_insert('x').unwrap();
     /// assert_eq!(pool.remove(k), Some('x'));
     /// ```
@@ -355,7 +355,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let entry = pool.vacant_entry();
     /// let k = entry.key();
     /// entry.insert(k.index());
@@ -379,7 +379,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert_with_key(|me| format!("I live in slot {}", me.index()));
     /// assert_eq!(pool[k], "I live in slot 0");
     /// ```
@@ -397,7 +397,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert("v");
     /// assert_eq!(pool.get(k), Some(&"v"));
     /// pool.remove(k);
@@ -414,7 +414,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(1);
     /// *pool.get_mut(k).unwrap() += 1;
     /// assert_eq!(pool[k], 2);
@@ -436,7 +436,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{GetDisjointMutError, KeyPool};
+    /// use arena_kit::{GetDisjointMutError, KeyPool};
     ///
     /// let mut pool = KeyPool::new();
     /// let (a, b) = (pool.insert(1), pool.insert(2));
@@ -457,7 +457,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(3);
     /// assert_eq!(pool.remove(k), Some(3));
     /// assert_eq!(pool.remove(k), None);
@@ -472,7 +472,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
     /// assert!(pool.contains_key(k));
     /// ```
@@ -487,7 +487,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// pool.insert(1);
     /// assert_eq!(pool.len(), 1);
     /// ```
@@ -501,7 +501,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// assert!(arena_core::KeyPool::<u8>::new().is_empty());
+    /// assert!(arena_kit::KeyPool::<u8>::new().is_empty());
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -513,7 +513,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// assert_eq!(arena_core::KeyPool::<u8>::new().capacity(), 0);
+    /// assert_eq!(arena_kit::KeyPool::<u8>::new().capacity(), 0);
     /// ```
     #[must_use]
     pub fn capacity(&self) -> usize {
@@ -529,7 +529,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::<u8>::new();
+    /// let mut pool = arena_kit::KeyPool::<u8>::new();
     /// pool.reserve(10);
     /// assert!(pool.capacity() >= 10);
     /// ```
@@ -543,7 +543,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let keys: Vec<_> = (0..10).map(|i| pool.insert(i)).collect();
     /// for &k in &keys[2..] {
     ///     pool.remove(k);
@@ -562,7 +562,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// pool.set_max_free(Some(4));
     /// let keys: Vec<_> = (0..100).map(|i| pool.insert(i)).collect();
     /// for &k in keys.iter().rev() {
@@ -579,7 +579,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(1);
     /// pool.remove(k);
     /// assert_eq!((pool.stats().live, pool.stats().peak), (0, 1));
@@ -595,7 +595,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// for i in 0..10 {
     ///     pool.insert(i);
     /// }
@@ -612,7 +612,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(1);
     /// pool.clear();
     /// assert!(pool.is_empty() && pool.get(k).is_none());
@@ -629,7 +629,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// pool.insert('a');
     /// pool.insert('b');
     /// let all: String = pool.drain().map(|(_, c)| c).collect();
@@ -657,7 +657,7 @@ impl<T> KeyPool<T> {
     /// ```
     /// use std::collections::HashMap;
     ///
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let mut by_name = HashMap::new();
     /// for name in ["ada", "bob", "cy", "dee"] {
     ///     by_name.insert(name, pool.insert(name));
@@ -682,7 +682,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(7);
     /// assert_eq!(pool.iter().next(), Some((k, &7)));
     /// ```
@@ -696,7 +696,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(7);
     /// for (_, v) in pool.iter_mut() {
     ///     *v += 1;
@@ -712,7 +712,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
     /// assert_eq!(pool.keys().collect::<Vec<_>>(), [k]);
     /// ```
@@ -729,7 +729,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// pool.insert(4);
     /// assert_eq!(pool.values().sum::<i32>(), 4);
     /// ```
@@ -745,7 +745,7 @@ impl<T> KeyPool<T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(4);
     /// pool.values_mut().for_each(|v| *v *= 2);
     /// assert_eq!(pool[k], 8);
@@ -859,7 +859,7 @@ impl<'a, T> IntoIterator for &'a mut KeyPool<T> {
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let k = pool.insert(String::from("kept"));
 /// let mut copy = pool.clone();
 /// copy[k].push('!');
@@ -899,7 +899,7 @@ impl<T> KeyVacantEntry<'_, T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let entry = pool.vacant_entry();
     /// let k = entry.key();
     /// assert_eq!(entry.insert('v'), k);
@@ -914,7 +914,7 @@ impl<T> KeyVacantEntry<'_, T> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.vacant_entry().insert(1);
     /// assert_eq!(pool[k], 1);
     /// ```

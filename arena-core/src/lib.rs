@@ -54,7 +54,7 @@
 //! # A tour
 //!
 //! ```
-//! use arena_core::{Arena, BlockPool};
+//! use arena_kit::{Arena, BlockPool};
 //!
 //! // Many short scopes recycle blocks through one pool (ScopeAlloc's BlockPool).
 //! let pool = BlockPool::new();
@@ -72,7 +72,7 @@
 //! assert_eq!(numbers.iter().sum::<u64>(), 499_500);
 //!
 //! // Typed free-list storage with branded handles (a C free list of indices).
-//! let sum = arena_core::Pool::with(|mut pool| {
+//! let sum = arena_kit::Pool::with(|mut pool| {
 //!     let h = pool.insert(40);
 //!     pool[&h] += 2;
 //!     pool.remove(h)
@@ -107,7 +107,7 @@
 //! - `std` (default): links the standard library and brings the thread-safe flavours
 //!   (with `parking_lot`). Without it the crate is `no_std` and needs
 //!   only `alloc`.
-//! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-derive`.
+//! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`.
 //! - `serde`: `Serialize`/`Deserialize` for [`PoolKey`], [`KeyPool`] and a
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
 //!   stale), `Serialize` for [`ArenaVec`], [`ArenaString`] and [`ArenaBox`].
@@ -244,13 +244,13 @@ pub use vec::{ArenaVec, ArenaVecDrain, ArenaVecExtractIf, ArenaVecIntoIter};
 /// four views (the shared views are always `Clone` and `Copy`); `#[arena(brand = 'id)]` names the struct's lifetime parameter that is
 /// the pool's own brand, so fields can hold `ParticleKey<'id>`s of the same pool (linked
 /// structures); `#[arena(pool = Name)]` renames the pool; `#[arena(crate = path)]` for
-/// crates that re-export arena-core. Enums, unions, unknown or repeated keys and values
+/// crates that re-export arena-kit. Enums, unions, unknown or repeated keys and values
 /// of the wrong kind are errors at the offending token, all reported at once.
 ///
 /// # Examples
 ///
 /// ```
-/// use arena_core::{ArenaAlloc, arena_new};
+/// use arena_kit::{ArenaAlloc, arena_new};
 ///
 /// #[derive(ArenaAlloc, Default)]
 /// #[arena(soa)]
@@ -278,7 +278,7 @@ pub use vec::{ArenaVec, ArenaVecDrain, ArenaVecExtractIf, ArenaVecIntoIter};
 /// A linked list whose nodes hold keys of their own pool:
 ///
 /// ```
-/// use arena_core::ArenaAlloc;
+/// use arena_kit::ArenaAlloc;
 ///
 /// #[derive(ArenaAlloc)]
 /// #[arena(brand = 'id)]
@@ -294,10 +294,10 @@ pub use vec::{ArenaVec, ArenaVecDrain, ArenaVecExtractIf, ArenaVecIntoIter};
 pub trait ArenaAlloc {}
 
 #[cfg(feature = "derive")]
-pub use arena_derive::ArenaAlloc;
+pub use arena_kit_derive::ArenaAlloc;
 
 /// The `allocator_api2` crate this one implements `Allocator` for (version 0.2): use its
-/// collections through this path (`arena_core::allocator_api2::vec::Vec<T, &Scope>`) and
+/// collections through this path (`arena_kit::allocator_api2::vec::Vec<T, &Scope>`) and
 /// the trait always matches, whatever version your own dependencies pull in.
 pub use allocator_api2;
 

@@ -36,7 +36,7 @@ use crate::scope::Scope;
 /// # Examples
 ///
 /// ```
-/// use arena_core::{ArenaNew, BlockPool, Pool};
+/// use arena_kit::{ArenaNew, BlockPool, Pool};
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -120,7 +120,7 @@ impl<'id, T> ArenaNew<T> for &mut Pool<'id, T> {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{arena_new, BlockPool, Pool};
+/// use arena_kit::{arena_new, BlockPool, Pool};
 ///
 /// #[derive(Default, Debug, PartialEq)]
 /// struct Point { x: i32, y: i32 }
@@ -142,7 +142,7 @@ impl<'id, T> ArenaNew<T> for &mut Pool<'id, T> {
 /// A value from a scope cannot outlive it:
 ///
 /// ```compile_fail,E0597
-/// use arena_core::{arena_new, BlockPool};
+/// use arena_kit::{arena_new, BlockPool};
 /// let blocks = BlockPool::new();
 /// let escaped = {
 ///     let scope = blocks.scope();
@@ -189,7 +189,7 @@ macro_rules! arena_new {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{try_arena_new, BlockPool};
+/// use arena_kit::{try_arena_new, BlockPool};
 ///
 /// let blocks = BlockPool::new();
 /// let scope = blocks.scope();

@@ -70,7 +70,7 @@ use crate::version::Version;
 /// # Examples
 ///
 /// ```
-/// use arena_core::Pool;
+/// use arena_kit::Pool;
 ///
 /// let total = Pool::with(|mut pool| {
 ///     let a = pool.insert(10);
@@ -93,7 +93,7 @@ pub struct Pool<'id, T> {
 /// # Examples
 ///
 /// ```
-/// arena_core::Pool::with(|mut pool| {
+/// arena_kit::Pool::with(|mut pool| {
 ///     let a = pool.insert(1_u8);
 ///     let b = pool.insert(2_u8);
 ///     pool.remove(a);
@@ -124,7 +124,7 @@ impl<T> Pool<'_, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::Pool;
+    /// use arena_kit::Pool;
     ///
     /// let sum: u64 = Pool::with(|mut pool| {
     ///     let handles: Vec<_> = (1..=4).map(|i| pool.insert(i)).collect();
@@ -137,7 +137,7 @@ impl<T> Pool<'_, T> {
     ///
     /// ```compile_fail,E0521
     /// let mut outside = None;
-    /// arena_core::Pool::with(|mut pool| outside = Some(pool.insert(1)));
+    /// arena_kit::Pool::with(|mut pool| outside = Some(pool.insert(1)));
     /// ```
     pub fn with<R>(f: impl for<'id> FnOnce(Pool<'id, T>) -> R) -> R {
         Self::with_capacity(0, f)
@@ -148,7 +148,7 @@ impl<T> Pool<'_, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::<u64>::with_capacity(1000, |pool| {
+    /// arena_kit::Pool::<u64>::with_capacity(1000, |pool| {
     ///     assert!(pool.capacity() >= 1000);
     /// });
     /// ```
@@ -164,7 +164,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{Brand, Key, Pool};
+    /// use arena_kit::{Brand, Key, Pool};
     ///
     /// struct Edge<'id> { to: Option<Key<'id>> }
     ///
@@ -185,8 +185,8 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Brand::with(|brand| {
-    ///     let pool = arena_core::Pool::<u8>::with_capacity_in(64, brand);
+    /// arena_kit::Brand::with(|brand| {
+    ///     let pool = arena_kit::Pool::<u8>::with_capacity_in(64, brand);
     ///     assert!(pool.capacity() >= 64);
     /// });
     /// ```
@@ -209,7 +209,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert("x");
     ///     assert_eq!(pool[&h], "x");
     /// });
@@ -245,7 +245,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.try_insert(5).unwrap();
     ///     assert_eq!(pool.remove(h), 5);
     /// });
@@ -273,7 +273,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(3.5);
     ///     let again = k;
     ///     assert_eq!(pool.get_key(again), Some(&3.5));
@@ -301,7 +301,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.try_insert_keyed('k').unwrap();
     ///     assert_eq!(pool.remove_key(k), Some('k'));
     /// });
@@ -332,11 +332,11 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{Key, Pool};
+    /// use arena_kit::{Key, Pool};
     ///
     /// struct Node<'id> { me: Key<'id>, label: &'static str }
     ///
-    /// arena_core::Brand::with(|brand| {
+    /// arena_kit::Brand::with(|brand| {
     ///     let mut pool = Pool::new_in(brand);
     ///     let entry = pool.vacant_entry();
     ///     let me = entry.key();
@@ -358,7 +358,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let entry = pool.try_vacant_entry().unwrap();
     ///     let key = entry.key();
     ///     assert_eq!(entry.insert_keyed(7), key);
@@ -380,7 +380,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_with_key(|k| format!("I am {k:?}"));
     ///     assert!(pool.get_key(k).unwrap().starts_with("I am Key(0"));
     /// });
@@ -420,7 +420,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert(vec![1, 2]);
     ///     assert_eq!(pool.get(&h).len(), 2);
     /// });
@@ -439,7 +439,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert(1);
     ///     *pool.get_mut(&h) += 1;
     ///     assert_eq!(pool[&h], 2);
@@ -458,7 +458,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert(String::from("v"));
     ///     assert_eq!(pool.remove(h), "v");
     ///     assert!(pool.is_empty());
@@ -481,7 +481,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert(9);
     ///     let k = pool.key(&h);
     ///     assert_eq!(pool.remove_key(k), None); // owned: only the handle may remove it
@@ -500,7 +500,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert('v');
     ///     let k = pool.into_key(h);
     ///     assert_eq!(pool.remove_key(k), Some('v'));
@@ -518,7 +518,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(1);
     ///     let h = pool.take_handle(k).unwrap();
     ///     assert!(pool.take_handle(k).is_none()); // already owned
@@ -550,7 +550,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(1);
     ///     let cookie = k.to_raw();
     ///     assert_eq!(pool.get_key(pool.key_from_raw(cookie)), Some(&1));
@@ -569,7 +569,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(());
     ///     assert!(pool.contains_key(k));
     ///     pool.remove_key(k);
@@ -586,7 +586,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed("kept");
     ///     assert_eq!(pool.get_key(k), Some(&"kept"));
     /// });
@@ -602,7 +602,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(1);
     ///     *pool.get_key_mut(k).unwrap() = 2;
     ///     assert_eq!(pool.get_key(k), Some(&2));
@@ -619,7 +619,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(7);
     ///     assert_eq!(pool.remove_key(k), Some(7));
     ///     assert_eq!(pool.remove_key(k), None); // a double free is a `None`
@@ -636,7 +636,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     pool.insert_keyed(0);
     ///     assert_eq!(pool.len(), 1);
     /// });
@@ -651,7 +651,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::<u8>::with(|pool| assert!(pool.is_empty()));
+    /// arena_kit::Pool::<u8>::with(|pool| assert!(pool.is_empty()));
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -663,7 +663,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::<u8>::with_capacity(10, |pool| assert!(pool.capacity() >= 10));
+    /// arena_kit::Pool::<u8>::with_capacity(10, |pool| assert!(pool.capacity() >= 10));
     /// ```
     #[must_use]
     pub fn capacity(&self) -> usize {
@@ -679,7 +679,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::<u32>::with(|mut pool| {
+    /// arena_kit::Pool::<u32>::with(|mut pool| {
     ///     pool.reserve(100);
     ///     assert!(pool.capacity() >= 100);
     /// });
@@ -693,7 +693,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let _k = pool.insert_keyed(1);
     ///     assert_eq!(pool.stats().live, 1);
     /// });
@@ -717,7 +717,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let keys: Vec<_> = (0..100).map(|i| pool.insert_keyed(i)).collect();
     ///     for &k in &keys[10..] {
     ///         pool.remove_key(k);
@@ -738,7 +738,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     pool.set_max_free(Some(8));
     ///     let keys: Vec<_> = (0..1000).map(|i| pool.insert_keyed(i)).collect();
     ///     for &k in keys.iter().rev() {
@@ -757,7 +757,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let owned = pool.insert(100);
     ///     for i in 0..10 {
     ///         pool.insert_keyed(i);
@@ -781,7 +781,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert('h');
     ///     let k = pool.insert_keyed('k');
     ///     pool.clear();
@@ -804,7 +804,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert(0);
     ///     let a = pool.insert_keyed(1);
     ///     let b = pool.insert_keyed(2);
@@ -826,7 +826,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     pool.insert_keyed(1);
     ///     let _h = pool.insert(2);
     ///     let all: Vec<i32> = pool.drain().collect();
@@ -853,7 +853,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let pinned = pool.insert("owned");
     ///     let gone = pool.insert_keyed("gone");
     ///     let mut last = pool.insert_keyed("last");
@@ -892,7 +892,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{GetDisjointMutError, Pool};
+    /// use arena_kit::{GetDisjointMutError, Pool};
     ///
     /// Pool::with(|mut pool| {
     ///     let (a, b) = (pool.insert_keyed(1), pool.insert_keyed(2));
@@ -920,7 +920,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{GetDisjointMutError, Pool};
+    /// use arena_kit::{GetDisjointMutError, Pool};
     ///
     /// Pool::with(|mut pool| {
     ///     let (a, b) = (pool.insert(vec![1]), pool.insert(vec![2]));
@@ -950,7 +950,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let a = pool.insert_keyed('a');
     ///     let (k, v) = pool.iter().next().unwrap();
     ///     assert_eq!((k, *v), (a, 'a'));
@@ -966,7 +966,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert(1);
     ///     for (_, v) in pool.iter_mut() {
     ///         *v *= 10;
@@ -984,7 +984,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(());
     ///     assert_eq!(pool.keys().collect::<Vec<_>>(), [k]);
     /// });
@@ -1002,7 +1002,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let _h = pool.insert(4);
     ///     pool.insert_keyed(5);
     ///     assert_eq!(pool.values().sum::<i32>(), 9);
@@ -1020,7 +1020,7 @@ impl<'id, T> Pool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let h = pool.insert(4);
     ///     pool.values_mut().for_each(|v| *v *= 2);
     ///     assert_eq!(pool[&h], 8);
@@ -1044,7 +1044,7 @@ impl<'id, T> Pool<'id, T> {
 /// # Examples
 ///
 /// ```
-/// arena_core::Pool::with(|mut pool| {
+/// arena_kit::Pool::with(|mut pool| {
 ///     let _owned = pool.insert('o');
 ///     let k = pool.insert_keyed('k');
 ///     let all: Vec<_> = pool.into_iter().collect();
@@ -1097,7 +1097,7 @@ impl<'id, T> VacantEntry<'_, 'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let entry = pool.vacant_entry();
     ///     let key = entry.key();
     ///     entry.insert_keyed('x');
@@ -1115,7 +1115,7 @@ impl<'id, T> VacantEntry<'_, 'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let entry = pool.vacant_entry();
     ///     let key = entry.key();
     ///     let h = entry.insert(5);
@@ -1135,7 +1135,7 @@ impl<'id, T> VacantEntry<'_, 'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let entry = pool.vacant_entry();
     ///     let key = entry.key();
     ///     assert_eq!(entry.insert_keyed(1), key);

@@ -1,6 +1,6 @@
 //! The one module that talks to the system allocator.
 //!
-//! Every byte arena-core holds comes from [`allocate`] (or [`reallocate`]) and goes back
+//! Every byte arena-kit holds comes from [`allocate`] (or [`reallocate`]) and goes back
 //! through [`deallocate`]; `.clippy.toml` forbids `alloc::alloc::{alloc, dealloc}` everywhere else,
 //! so a reviewer auditing raw allocation reads this file and nothing more.
 //!

@@ -108,7 +108,7 @@ use crate::source::Source;
 /// # Examples
 ///
 /// ```
-/// use arena_core::BlockPool;
+/// use arena_kit::BlockPool;
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -129,7 +129,7 @@ use crate::source::Source;
 /// A value whose destructor would run may not borrow a sibling:
 ///
 /// ```compile_fail,E0597
-/// use arena_core::BlockPool;
+/// use arena_kit::BlockPool;
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
 /// let a = scope.alloc(String::from("a"));
@@ -148,7 +148,7 @@ pub struct Scope<'p> {
 /// # Examples
 ///
 /// ```
-/// let pool = arena_core::BlockPool::new();
+/// let pool = arena_kit::BlockPool::new();
 /// let scope = pool.scope();
 /// scope.alloc(0_u64);
 /// let s = scope.stats();
@@ -224,7 +224,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let view = scope.view();
     /// let word: &str = view.alloc_str("let");
@@ -246,7 +246,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let parent = pool.scope();
     /// let config = parent.alloc(String::from("shared"));
     /// for i in 0..3 {
@@ -487,7 +487,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let v = scope.alloc(vec![1, 2, 3]);
     /// v.push(4);
@@ -514,7 +514,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(*scope.try_alloc(5).unwrap(), 5);
     /// scope.set_limit(Some(0));
@@ -543,7 +543,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let table = scope.alloc_with(|| [0_u64; 512]);
     /// table[511] = 1;
@@ -570,7 +570,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
     /// let f = scope.try_alloc_with(|| 3).unwrap_err().into_value();
@@ -610,7 +610,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let port: &mut u16 = scope.alloc_try_with(|| "8080".parse::<u16>()).unwrap();
     /// assert_eq!(*port, 8080);
@@ -640,9 +640,9 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::AllocOrInitError;
+    /// use arena_kit::AllocOrInitError;
     ///
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// match scope.try_alloc_try_with(|| "x".parse::<u8>()) {
     ///     Err(AllocOrInitError::Init(e)) => assert_eq!(e.to_string(), "invalid digit found in string"),
@@ -718,7 +718,7 @@ impl<'p> Scope<'p> {
     ///     1 + t.left.map_or(0, check) + t.right.map_or(0, check)
     /// }
     ///
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let leaf = scope.alloc_copy(Tree { left: None, right: None });
     /// let root = scope.alloc_copy(Tree { left: Some(leaf), right: Some(leaf) });
@@ -744,7 +744,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(*scope.try_alloc_copy(1.5_f64).unwrap(), 1.5);
     /// ```
@@ -768,7 +768,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let s = scope.alloc_slice_copy(&[1, 2, 3]);
     /// s[0] = 10;
@@ -791,7 +791,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(scope.try_alloc_slice_copy(b"abc").unwrap(), b"abc");
     /// ```
@@ -815,7 +815,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(scope.alloc_slice_fill_copy(3, 'x'), &['x', 'x', 'x']);
     /// ```
@@ -834,7 +834,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert!(scope.try_alloc_slice_fill_copy(usize::MAX, 0_u32).is_err());
     /// ```
@@ -859,7 +859,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let names = scope.alloc_slice_clone(&[String::from("a"), String::from("b")]);
     /// names[1].push('!');
@@ -880,7 +880,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(scope.try_alloc_slice_clone(&[vec![1]]).unwrap()[0], [1]);
     /// ```
@@ -901,7 +901,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let rows = scope.alloc_slice_fill_clone(3, &vec![0_u8; 4]);
     /// rows[1][0] = 9;
@@ -922,7 +922,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert!(scope.try_alloc_slice_fill_clone(usize::MAX, &String::new()).is_err());
     /// ```
@@ -947,7 +947,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let names = scope.alloc_slice_fill_default::<String>(2);
     /// names[0].push_str("first");
@@ -969,7 +969,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(scope.try_alloc_slice_fill_default::<u8>(3).unwrap(), &[0, 0, 0]);
     /// ```
@@ -993,7 +993,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let labels = scope.alloc_slice_fill_with(3, |i| format!("#{i}"));
     /// assert_eq!(labels, &["#0", "#1", "#2"]);
@@ -1015,10 +1015,10 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let err = scope.try_alloc_slice_fill_with(usize::MAX, |i| i).unwrap_err();
-    /// assert_eq!(err.error(), arena_core::AllocError::SizeOverflow);
+    /// assert_eq!(err.error(), arena_kit::AllocError::SizeOverflow);
     /// ```
     #[inline]
     pub fn try_alloc_slice_fill_with<T: 'p, F: FnMut(usize) -> T>(
@@ -1050,7 +1050,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let words = ["1", "2", "3"];
     /// let ok = scope.alloc_slice_try_fill_with(3, |i| words[i].parse::<u32>()).unwrap();
@@ -1087,7 +1087,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let parsed = scope.alloc_slice_try_fill_iter(["4", "2"].map(str::parse::<u8>));
     /// assert_eq!(parsed.unwrap(), &[4, 2]);
@@ -1120,7 +1120,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let evens = scope.alloc_from_iter((0..10).filter(|n| n % 2 == 0));
     /// assert_eq!(evens, &[0, 2, 4, 6, 8]);
@@ -1156,7 +1156,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let words = scope.try_alloc_from_iter(["a", "b"].map(String::from)).unwrap();
     /// assert_eq!(words.len(), 2);
@@ -1187,7 +1187,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let s = scope.alloc_str("arena");
     /// s.make_ascii_uppercase();
@@ -1208,7 +1208,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(scope.try_alloc_str("").unwrap(), "");
     /// ```
@@ -1233,7 +1233,7 @@ impl<'p> Scope<'p> {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let p = scope.alloc_layout(Layout::from_size_align(100, 4096).unwrap());
     /// assert_eq!(p.as_ptr() as usize % 4096, 0);
@@ -1255,7 +1255,7 @@ impl<'p> Scope<'p> {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let huge = Layout::from_size_align(isize::MAX as usize - 15, 16).unwrap();
     /// assert!(scope.try_alloc_layout(huge).is_err());
@@ -1285,7 +1285,7 @@ impl<'p> Scope<'p> {
     /// use std::cell::RefCell;
     ///
     /// let log = RefCell::new(Vec::new());
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// {
     ///     let scope = pool.scope();
     ///     scope.on_exit(|| log.borrow_mut().push("first registered"));
@@ -1311,7 +1311,7 @@ impl<'p> Scope<'p> {
     ///
     /// ```
     /// let called = std::cell::Cell::new(false);
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
     /// let f = match scope.try_on_exit(|| called.set(true)) {
@@ -1344,7 +1344,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// assert_eq!(pool.scope().limit(), None);
     /// ```
     #[must_use]
@@ -1368,7 +1368,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(pool.block_size()));
     /// scope.alloc([0_u8; 4000]);
@@ -1388,7 +1388,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(scope.stats().blocks, 0); // nothing taken before the first allocation
     /// scope.alloc_str("abc");
@@ -1411,7 +1411,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.alloc(0_u8);
     /// let room = scope.block_room();
@@ -1431,7 +1431,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{BlockKind, BlockPool};
+    /// use arena_kit::{BlockKind, BlockPool};
     ///
     /// let pool = BlockPool::new();
     /// let scope = pool.scope();
@@ -1457,7 +1457,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let mut scope = pool.scope();
     /// for round in 0..3 {
     ///     let v = scope.alloc(vec![round; 100]);
@@ -1497,7 +1497,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let mut scope = pool.scope();
     /// let total: usize = (0..1000)
     ///     .map(|n| scope.scoped(|s| s.alloc(vec![n; 16]).iter().sum::<usize>()))
@@ -1510,7 +1510,7 @@ impl<'p> Scope<'p> {
     /// What `f` allocates cannot leave it:
     ///
     /// ```compile_fail,E0521
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let mut scope = pool.scope();
     /// let mut escaped: Option<&mut u32> = None;
     /// scope.scoped(|s| escaped = Some(s.alloc(1_u32)));
@@ -1561,7 +1561,7 @@ impl BlockPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let s = scope.alloc_str("hello");
     /// assert_eq!(s, "hello");
@@ -1582,7 +1582,7 @@ impl LocalBlockPool<'_> {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
+    /// let shared = arena_kit::SharedBlockPool::new();
     /// let local = shared.local();
     /// let scope = local.scope();
     /// assert_eq!(scope.alloc_str("hello"), "hello");

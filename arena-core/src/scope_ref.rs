@@ -34,7 +34,7 @@ use crate::error::{AllocError, TryAllocError, fail};
 /// An AST whose nodes point at each other:
 ///
 /// ```
-/// use arena_core::{BlockPool, ScopeRef};
+/// use arena_kit::{BlockPool, ScopeRef};
 ///
 /// #[derive(Clone, Copy)]
 /// enum Expr<'s> {
@@ -89,7 +89,7 @@ impl<'s> ScopeRef<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let view = scope.view();
     /// let x = view.alloc(41);
@@ -114,7 +114,7 @@ impl<'s> ScopeRef<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(*scope.view().try_alloc('x').unwrap(), 'x');
     /// ```
@@ -142,7 +142,7 @@ impl<'s> ScopeRef<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let s = scope.view().alloc_slice_copy(&[1, 2, 3]);
     /// assert_eq!(s, [1, 2, 3]);
@@ -162,7 +162,7 @@ impl<'s> ScopeRef<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// assert_eq!(scope.view().try_alloc_slice_copy(b"ab").unwrap(), b"ab");
     /// ```
@@ -185,7 +185,7 @@ impl<'s> ScopeRef<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let name: &str = scope.view().alloc_str("ident");
     /// assert_eq!(name, "ident");
@@ -209,7 +209,7 @@ impl<'s> ScopeRef<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let squares = scope.view().alloc_slice_fill_with(4, |i| i * i);
     /// assert_eq!(squares, [0, 1, 4, 9]);
@@ -244,7 +244,7 @@ impl<'s> ScopeRef<'s> {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// let p = scope.view().alloc_layout(Layout::new::<u64>());
     /// assert_eq!(p.as_ptr().addr() % 8, 0);

@@ -79,9 +79,9 @@ macro_rules! entry_iterator {
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let keys: Vec<_> = (0..3).map(|i| pool.insert(i)).collect();
-/// let mut squares = arena_core::SecondaryMap::new();
+/// let mut squares = arena_kit::SecondaryMap::new();
 /// for &k in &keys {
 ///     squares.insert(k, pool[k] * pool[k]);
 /// }
@@ -126,10 +126,10 @@ impl<K: SlotKey, V> Clone for SecondaryIter<'_, K, V> {
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let a = pool.insert("a");
 /// let b = pool.insert("b");
-/// let mut hits = arena_core::SecondaryMap::new();
+/// let mut hits = arena_kit::SecondaryMap::new();
 /// hits.insert(a, 0);
 /// hits.insert(b, 10);
 /// for (key, n) in &mut hits {

@@ -42,7 +42,7 @@ use crate::version::NO_SLOT;
 /// # Examples
 ///
 /// ```
-/// use arena_core::{Pool, SecondaryMap};
+/// use arena_kit::{Pool, SecondaryMap};
 ///
 /// Pool::with(|mut pool| {
 ///     let mut names = SecondaryMap::new();
@@ -68,8 +68,8 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
-    ///     let mut map = arena_core::SecondaryMap::new();
+    /// arena_kit::Pool::with(|mut pool| {
+    ///     let mut map = arena_kit::SecondaryMap::new();
     ///     map.insert(pool.insert_keyed(1), 'x');
     ///     assert_eq!(map.len(), 1);
     /// });
@@ -84,9 +84,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::with_capacity(16);
+    /// let mut map = arena_kit::SecondaryMap::with_capacity(16);
     /// map.insert(k, 1.5);
     /// assert_eq!(map[k], 1.5);
     /// ```
@@ -113,9 +113,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(());
-    ///     let mut map = arena_core::SecondaryMap::new();
+    ///     let mut map = arena_kit::SecondaryMap::new();
     ///     assert_eq!(map.insert(k, 1), None);
     ///     assert_eq!(map.insert(k, 2), Some(1));
     ///
@@ -162,9 +162,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(());
-    ///     let mut map = arena_core::SecondaryMap::new();
+    ///     let mut map = arena_kit::SecondaryMap::new();
     ///     map.insert(k, "v");
     ///     assert_eq!(map.get(k), Some(&"v"));
     /// });
@@ -183,9 +183,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(());
-    ///     let mut map = arena_core::SecondaryMap::new();
+    ///     let mut map = arena_kit::SecondaryMap::new();
     ///     map.insert(k, 1);
     ///     *map.get_mut(k).unwrap() += 1;
     ///     assert_eq!(map[k], 2);
@@ -211,9 +211,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let (a, b) = (pool.insert(()), pool.insert(()));
-    /// let mut score = arena_core::SecondaryMap::new();
+    /// let mut score = arena_kit::SecondaryMap::new();
     /// score.insert(a, 10);
     /// score.insert(b, 0);
     /// let [from, to] = score.get_disjoint_mut([a, b]).unwrap();
@@ -247,9 +247,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(k, ());
     /// assert!(map.contains_key(k));
     /// ```
@@ -264,9 +264,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(());
-    ///     let mut map = arena_core::SecondaryMap::new();
+    ///     let mut map = arena_kit::SecondaryMap::new();
     ///     map.insert(k, 5);
     ///     assert_eq!(map.remove(k), Some(5));
     ///     assert!(map.is_empty());
@@ -288,9 +288,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert("word");
-    /// let mut counts = arena_core::SecondaryMap::new();
+    /// let mut counts = arena_kit::SecondaryMap::new();
     /// for _ in 0..3 {
     ///     *counts.entry(k).unwrap().or_insert(0) += 1;
     /// }
@@ -314,9 +314,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::with(|mut pool| {
+    /// arena_kit::Pool::with(|mut pool| {
     ///     let k = pool.insert_keyed(1);
-    ///     let mut map = arena_core::SecondaryMap::new();
+    ///     let mut map = arena_kit::SecondaryMap::new();
     ///     map.insert(k, "side data");
     ///     pool.remove_key(k);
     ///     map.retain(|key, _| pool.contains_key(key));
@@ -343,8 +343,8 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut pool = arena_kit::KeyPool::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(pool.insert(()), 1);
     /// map.clear();
     /// assert!(map.is_empty());
@@ -359,9 +359,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(k, 'v');
     /// assert_eq!(map.drain().collect::<Vec<_>>(), [(k, 'v')]);
     /// assert!(map.is_empty());
@@ -383,9 +383,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(k, 1);
     /// assert_eq!(map.iter().collect::<Vec<_>>(), [(k, &1)]);
     /// ```
@@ -398,9 +398,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(k, 1);
     /// map.iter_mut().for_each(|(_, v)| *v += 1);
     /// assert_eq!(map[k], 2);
@@ -414,9 +414,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let map: arena_core::SecondaryMap<_, _> = [(k, 'x')].into_iter().collect();
+    /// let map: arena_kit::SecondaryMap<_, _> = [(k, 'x')].into_iter().collect();
     /// assert_eq!(map.keys().collect::<Vec<_>>(), [k]);
     /// ```
     pub fn keys(&self) -> impl Iterator<Item = K> + '_ {
@@ -428,8 +428,8 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut pool = arena_kit::KeyPool::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(pool.insert(()), 2);
     /// assert_eq!(map.values().sum::<i32>(), 2);
     /// ```
@@ -442,9 +442,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(k, 2);
     /// map.values_mut().for_each(|v| *v *= 10);
     /// assert_eq!(map[k], 20);
@@ -458,7 +458,7 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let map = arena_core::SecondaryMap::<arena_core::PoolKey<u8>, u8>::with_capacity(8);
+    /// let map = arena_kit::SecondaryMap::<arena_kit::PoolKey<u8>, u8>::with_capacity(8);
     /// assert!(map.capacity() >= 8);
     /// ```
     #[must_use]
@@ -485,8 +485,8 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Pool::<()>::with(|_| {
-    ///     let map = arena_core::SecondaryMap::<arena_core::Key<'_>, u8>::new();
+    /// arena_kit::Pool::<()>::with(|_| {
+    ///     let map = arena_kit::SecondaryMap::<arena_kit::Key<'_>, u8>::new();
     ///     assert_eq!(map.len(), 0);
     /// });
     /// ```
@@ -500,7 +500,7 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// # Examples
     ///
     /// ```
-    /// let map = arena_core::SecondaryMap::<arena_core::PoolKey<u8>, u8>::new();
+    /// let map = arena_kit::SecondaryMap::<arena_kit::PoolKey<u8>, u8>::new();
     /// assert!(map.is_empty());
     /// ```
     #[must_use]
@@ -521,9 +521,9 @@ impl<'a, K: SlotKey, V> SecondaryEntry<'a, K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::<_, u8>::new();
+    /// let mut map = arena_kit::SecondaryMap::<_, u8>::new();
     /// assert_eq!(map.entry(k).unwrap().key(), k);
     /// ```
     #[must_use]
@@ -536,9 +536,9 @@ impl<'a, K: SlotKey, V> SecondaryEntry<'a, K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// assert_eq!(*map.entry(k).unwrap().or_insert(3), 3);
     /// ```
     pub fn or_insert(self, default: V) -> &'a mut V {
@@ -550,9 +550,9 @@ impl<'a, K: SlotKey, V> SecondaryEntry<'a, K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.entry(k).unwrap().or_insert_with(Vec::new).push(1);
     /// assert_eq!(map[k], [1]);
     /// ```
@@ -570,9 +570,9 @@ impl<'a, K: SlotKey, V> SecondaryEntry<'a, K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::<_, u32>::new();
+    /// let mut map = arena_kit::SecondaryMap::<_, u32>::new();
     /// *map.entry(k).unwrap().or_default() += 7;
     /// assert_eq!(map[k], 7);
     /// ```
@@ -588,9 +588,9 @@ impl<'a, K: SlotKey, V> SecondaryEntry<'a, K, V> {
     /// # Examples
     ///
     /// ```
-    /// let mut pool = arena_core::KeyPool::new();
+    /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(());
-    /// let mut map = arena_core::SecondaryMap::new();
+    /// let mut map = arena_kit::SecondaryMap::new();
     /// map.insert(k, 1);
     /// map.entry(k).unwrap().and_modify(|v| *v += 1).or_insert(0);
     /// assert_eq!(map[k], 2);
@@ -655,9 +655,9 @@ fn no_entry(slot: u32) -> ! {
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let k = pool.insert(());
-/// let mut map = arena_core::SecondaryMap::new();
+/// let mut map = arena_kit::SecondaryMap::new();
 /// map.insert(k, 'v');
 /// assert_eq!(map.into_iter().collect::<Vec<_>>(), [(k, 'v')]);
 /// ```
@@ -693,9 +693,9 @@ impl<K: SlotKey, V> IntoIterator for SecondaryMap<K, V> {
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let k = pool.insert(());
-/// let mut map = arena_core::SecondaryMap::new();
+/// let mut map = arena_kit::SecondaryMap::new();
 /// map.insert(k, 1);
 /// let mut copy = map.clone();
 /// copy[k] += 1;

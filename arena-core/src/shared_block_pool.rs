@@ -77,7 +77,7 @@ pub const REFILL_BATCH: usize = 8;
 /// # Examples
 ///
 /// ```
-/// use arena_core::SharedBlockPool;
+/// use arena_kit::SharedBlockPool;
 ///
 /// let shared = SharedBlockPool::new();
 /// std::thread::scope(|s| {
@@ -112,7 +112,7 @@ pub struct SharedBlockPool {
 /// # Examples
 ///
 /// ```
-/// let shared = arena_core::SharedBlockPool::new();
+/// let shared = arena_kit::SharedBlockPool::new();
 /// shared.reserve(2).unwrap();
 /// let s = shared.stats();
 /// assert_eq!((s.blocks, s.cached_blocks, s.system_allocations), (2, 2, 2));
@@ -137,7 +137,7 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
+    /// let shared = arena_kit::SharedBlockPool::new();
     /// assert_eq!(shared.stats().blocks, 0);
     /// ```
     #[must_use]
@@ -155,8 +155,8 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::with_block_size(5_000);
-    /// assert_eq!(shared.block_size(), arena_core::BlockPool::with_block_size(5_000).block_size());
+    /// let shared = arena_kit::SharedBlockPool::with_block_size(5_000);
+    /// assert_eq!(shared.block_size(), arena_kit::BlockPool::with_block_size(5_000).block_size());
     /// ```
     #[must_use]
     #[track_caller]
@@ -183,7 +183,7 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
+    /// let shared = arena_kit::SharedBlockPool::new();
     /// let local = shared.local();
     /// let scope = local.scope();
     /// assert_eq!(*scope.alloc(5), 5);
@@ -198,8 +198,8 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
-    /// assert_eq!(shared.block_size(), arena_core::DEFAULT_BLOCK_SIZE);
+    /// let shared = arena_kit::SharedBlockPool::new();
+    /// assert_eq!(shared.block_size(), arena_kit::DEFAULT_BLOCK_SIZE);
     /// ```
     #[must_use]
     pub fn block_size(&self) -> usize {
@@ -211,7 +211,7 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// assert_eq!(arena_core::SharedBlockPool::new().max_free(), usize::MAX);
+    /// assert_eq!(arena_kit::SharedBlockPool::new().max_free(), usize::MAX);
     /// ```
     #[must_use]
     pub fn max_free(&self) -> usize {
@@ -223,7 +223,7 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
+    /// let shared = arena_kit::SharedBlockPool::new();
     /// shared.reserve(4).unwrap();
     /// shared.set_max_free(1);
     /// assert_eq!(shared.stats().cached_blocks, 1);
@@ -248,10 +248,10 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
+    /// let shared = arena_kit::SharedBlockPool::new();
     /// shared.reserve(3)?;
     /// assert_eq!(shared.stats().cached_blocks, 3);
-    /// # Ok::<(), arena_core::AllocError>(())
+    /// # Ok::<(), arena_kit::AllocError>(())
     /// ```
     pub fn reserve(&self, blocks: usize) -> Result<(), AllocError> {
         self.max_free.fetch_max(blocks, Ordering::Relaxed);
@@ -268,7 +268,7 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
+    /// let shared = arena_kit::SharedBlockPool::new();
     /// shared.reserve(2).unwrap();
     /// assert_eq!(shared.trim(), 2);
     /// assert_eq!(shared.stats().blocks, 0);
@@ -284,7 +284,7 @@ impl SharedBlockPool {
     /// # Examples
     ///
     /// ```
-    /// let shared = arena_core::SharedBlockPool::new();
+    /// let shared = arena_kit::SharedBlockPool::new();
     /// {
     ///     let local = shared.local();
     ///     local.scope().alloc(1_u8);
@@ -396,7 +396,7 @@ impl fmt::Debug for SharedBlockPool {
 /// # Examples
 ///
 /// ```
-/// let shared = arena_core::SharedBlockPool::new();
+/// let shared = arena_kit::SharedBlockPool::new();
 /// let local = shared.local();
 /// for _ in 0..100 {
 ///     let scope = local.scope();
@@ -419,7 +419,7 @@ impl<'s> LocalBlockPool<'s> {
 
 block_cache_api!(
     LocalBlockPool<'_>,
-    "let shared = arena_core::SharedBlockPool::new();\nlet pool = shared.local();"
+    "let shared = arena_kit::SharedBlockPool::new();\nlet pool = shared.local();"
 );
 
 impl fmt::Debug for LocalBlockPool<'_> {

@@ -232,7 +232,7 @@ impl FreeBits {
 ///
 /// ```
 /// use allocator_api2::vec::Vec;
-/// use arena_core::SizeClassPool;
+/// use arena_kit::SizeClassPool;
 ///
 /// let pool = SizeClassPool::new();
 /// let mut v: Vec<u32, &SizeClassPool> = Vec::new_in(&pool);
@@ -266,7 +266,7 @@ unsafe impl Send for SizeClassPool {}
 /// ```
 /// use core::alloc::Layout;
 ///
-/// let pool = arena_core::SizeClassPool::new();
+/// let pool = arena_kit::SizeClassPool::new();
 /// let p = pool.allocate(Layout::from_size_align(100, 8).unwrap()).unwrap();
 /// let s = pool.stats();
 /// assert_eq!((s.live_chunks, s.live_bytes), (1, 112)); // 100 bytes -> the 112 class
@@ -303,7 +303,7 @@ impl SizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::SizeClassPool::new();
+    /// let pool = arena_kit::SizeClassPool::new();
     /// assert_eq!(pool.stats().held_bytes, 0);
     /// ```
     #[must_use]
@@ -332,7 +332,7 @@ impl SizeClassPool {
     /// ```
     /// use core::alloc::Layout;
     ///
-    /// let pool = arena_core::SizeClassPool::new();
+    /// let pool = arena_kit::SizeClassPool::new();
     /// let layout = Layout::new::<[u64; 4]>();
     /// let p = pool.allocate(layout).unwrap();
     /// assert_eq!(p.as_ptr() as usize % 8, 0);
@@ -437,7 +437,7 @@ impl SizeClassPool {
     /// ```
     /// use core::alloc::Layout;
     ///
-    /// let pool = arena_core::SizeClassPool::new();
+    /// let pool = arena_kit::SizeClassPool::new();
     /// let layout = Layout::array::<u8>(300).unwrap();
     /// let a = pool.allocate(layout).unwrap();
     /// // SAFETY: `a` came from this pool with `layout`, and is not used again.
@@ -551,7 +551,7 @@ impl SizeClassPool {
     /// ```
     /// use core::alloc::Layout;
     ///
-    /// let pool = arena_core::SizeClassPool::new();
+    /// let pool = arena_kit::SizeClassPool::new();
     /// let layout = Layout::new::<u64>();
     /// let p = pool.allocate(layout).unwrap();
     /// // SAFETY: from this pool, with this layout, not used again.
@@ -579,7 +579,7 @@ impl SizeClassPool {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// use arena_core::{AllocError, SizeClassPool};
+    /// use arena_kit::{AllocError, SizeClassPool};
     ///
     /// let pool = SizeClassPool::new();
     /// pool.set_limit(Some(0));
@@ -596,7 +596,7 @@ impl SizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::SizeClassPool::new();
+    /// let pool = arena_kit::SizeClassPool::new();
     /// pool.set_high_water(0);
     /// ```
     pub fn set_high_water(&self, bytes: usize) {
@@ -614,7 +614,7 @@ impl SizeClassPool {
     /// ```
     /// use core::alloc::Layout;
     ///
-    /// let pool = arena_core::SizeClassPool::new();
+    /// let pool = arena_kit::SizeClassPool::new();
     /// pool.reserve(Layout::new::<[u8; 64]>(), 1000).unwrap();
     /// assert!(pool.stats().held_bytes >= 64_000);
     /// ```
@@ -640,7 +640,7 @@ impl SizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// assert_eq!(arena_core::SizeClassPool::new().stats().live_chunks, 0);
+    /// assert_eq!(arena_kit::SizeClassPool::new().stats().live_chunks, 0);
     /// ```
     #[must_use]
     pub fn stats(&self) -> SizeClassStats {
@@ -658,7 +658,7 @@ impl SizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::SizeClassPool;
+    /// use arena_kit::SizeClassPool;
     /// assert_eq!(SizeClassPool::class_size_for(1), Some(16));
     /// assert_eq!(SizeClassPool::class_size_for(129), Some(160));
     /// assert_eq!(SizeClassPool::class_size_for(1025), None);

@@ -82,7 +82,7 @@ macro_rules! keyed_iterator {
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let keys: Vec<_> = (0..4).map(|i| pool.insert(i)).collect();
 /// pool.remove(keys[1]);
 /// let iter = pool.iter();
@@ -121,7 +121,7 @@ impl<K: SlotKey, T> Clone for PoolIter<'_, K, T> {
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let a = pool.insert(1);
 /// let b = pool.insert(2);
 /// for (key, value) in &mut pool {
@@ -157,7 +157,7 @@ keyed_iterator!(PoolIterMut['a] yields (K, &'a mut T));
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// let keys: Vec<_> = (0..5).map(|i| pool.insert(i)).collect();
 /// let mut drain = pool.drain();
 /// assert_eq!(drain.len(), 5);
@@ -190,7 +190,7 @@ keyed_iterator!(PoolDrain['a] yields (K, T));
 /// # Examples
 ///
 /// ```
-/// let mut pool = arena_core::KeyPool::new();
+/// let mut pool = arena_kit::KeyPool::new();
 /// for word in ["to", "be", "or"] {
 ///     pool.insert(word.to_string());
 /// }

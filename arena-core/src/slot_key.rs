@@ -30,7 +30,7 @@ pub(crate) mod sealed {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{KeyPool, SlotKey};
+/// use arena_kit::{KeyPool, SlotKey};
 ///
 /// fn first_key<K: SlotKey>(keys: impl IntoIterator<Item = K>) -> Option<K> {
 ///     keys.into_iter().next()

@@ -829,7 +829,7 @@ pub(crate) fn overlapping(indices: &[u32]) -> bool {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{GetDisjointMutError, KeyPool};
+/// use arena_kit::{GetDisjointMutError, KeyPool};
 ///
 /// let mut pool = KeyPool::new();
 /// let (a, b) = (pool.insert(1), pool.insert(2));

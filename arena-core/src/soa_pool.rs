@@ -58,7 +58,7 @@ use crate::soa_row::{SoaColumns, SoaColumnsMut, SoaMut, SoaRef, SoaRow, SoaViews
 /// borrowed at once, as slices.
 ///
 /// ```
-/// use arena_core::ArenaAlloc;
+/// use arena_kit::ArenaAlloc;
 ///
 /// #[derive(ArenaAlloc)]
 /// #[arena(soa)]
@@ -87,7 +87,7 @@ impl<R: SoaRow> SoaPool<'_, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaAlloc, SoaPool};
+    /// use arena_kit::{ArenaAlloc, SoaPool};
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -104,7 +104,7 @@ impl<R: SoaRow> SoaPool<'_, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaAlloc, SoaPool};
+    /// use arena_kit::{ArenaAlloc, SoaPool};
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -123,7 +123,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaAlloc, Brand, SoaPool};
+    /// use arena_kit::{ArenaAlloc, Brand, SoaPool};
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -144,7 +144,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaAlloc, Brand, SoaPool};
+    /// use arena_kit::{ArenaAlloc, Brand, SoaPool};
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -176,7 +176,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -207,7 +207,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -231,7 +231,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -260,7 +260,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -303,7 +303,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -329,7 +329,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -354,7 +354,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -378,7 +378,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -404,7 +404,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -429,7 +429,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -456,7 +456,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -481,7 +481,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -508,7 +508,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -530,7 +530,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -554,7 +554,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -576,7 +576,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -598,7 +598,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -619,7 +619,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -641,7 +641,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -664,7 +664,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -686,7 +686,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -707,7 +707,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -731,7 +731,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -755,7 +755,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -789,7 +789,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -827,7 +827,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]
@@ -853,7 +853,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::ArenaAlloc;
+    /// use arena_kit::ArenaAlloc;
     ///
     /// #[derive(ArenaAlloc)]
     /// #[arena(soa)]

@@ -85,7 +85,7 @@ pub type SoaColumnsMut<'a, R> = <R as SoaViews<'a>>::ColumnsMut;
 /// # Examples
 ///
 /// ```
-/// use arena_core::{ArenaAlloc, SoaPool, SoaRow};
+/// use arena_kit::{ArenaAlloc, SoaPool, SoaRow};
 ///
 /// #[derive(ArenaAlloc)]
 /// #[arena(soa)]

@@ -21,7 +21,7 @@ use crate::vec::ArenaVec;
 /// # Examples
 ///
 /// ```
-/// use arena_core::{ArenaString, BlockPool};
+/// use arena_kit::{ArenaString, BlockPool};
 /// use core::fmt::Write;
 ///
 /// let pool = BlockPool::new();
@@ -44,8 +44,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let s = arena_core::ArenaString::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let s = arena_kit::ArenaString::new_in(&arena);
     /// assert!(s.is_empty());
     /// ```
     #[must_use]
@@ -65,8 +65,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let s = arena_core::ArenaString::with_capacity_in(64, &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let s = arena_kit::ArenaString::with_capacity_in(64, &arena);
     /// assert!(s.is_empty() && s.capacity() >= 64);
     /// ```
     #[must_use]
@@ -79,7 +79,7 @@ impl<'s> ArenaString<'s> {
     }
 
     /// The text `args` formats to, in `scope`: what
-    /// [`arena_core::format!`](crate::format!) expands to.
+    /// [`arena_kit::format!`](crate::format!) expands to.
     ///
     /// # Panics
     ///
@@ -88,8 +88,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let s = arena_core::ArenaString::from_fmt_in(format_args!("{}-{}", 1, 2), &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let s = arena_kit::ArenaString::from_fmt_in(format_args!("{}-{}", 1, 2), &arena);
     /// assert_eq!(s, "1-2");
     /// ```
     #[must_use]
@@ -132,8 +132,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let s = arena_kit::ArenaString::from_str_in("abc", &arena);
     /// assert_eq!(s, "abc");
     /// ```
     #[must_use]
@@ -156,8 +156,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::new_in(&arena);
     /// s.push_str("ab");
     /// s.push_str("cd");
     /// assert_eq!(s, "abcd");
@@ -176,10 +176,10 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
-    /// let mut s = arena_core::ArenaString::new_in(&scope);
+    /// let mut s = arena_kit::ArenaString::new_in(&scope);
     /// assert!(s.try_push_str("no room").is_err());
     /// assert!(s.is_empty());
     /// ```
@@ -198,8 +198,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::new_in(&arena);
     /// s.push('é');
     /// assert_eq!(s.len(), 2);
     /// ```
@@ -223,10 +223,10 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
-    /// let mut s = arena_core::ArenaString::new_in(&scope);
+    /// let mut s = arena_kit::ArenaString::new_in(&scope);
     /// assert_eq!(s.try_push('x').unwrap_err().into_value(), 'x');
     /// ```
     pub fn try_push(&mut self, c: char) -> Result<(), TryAllocError<char>> {
@@ -238,8 +238,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let s = arena_kit::ArenaString::from_str_in("abc", &arena);
     /// assert!(s.capacity() >= 3);
     /// ```
     #[must_use]
@@ -257,8 +257,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::new_in(&arena);
     /// s.reserve(100);
     /// assert!(s.capacity() >= 100);
     /// ```
@@ -273,8 +273,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::with_capacity_in(100, &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::with_capacity_in(100, &arena);
     /// s.push_str("abc");
     /// s.shrink_to_fit(); // the newest allocation: shrinks in place
     /// assert_eq!(s.capacity(), 3);
@@ -290,8 +290,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("a_b_ç", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("a_b_ç", &arena);
     /// s.retain(|c| c != '_');
     /// assert_eq!(s, "abç");
     /// ```
@@ -341,8 +341,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("ac", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("ac", &arena);
     /// s.insert(1, 'b');
     /// assert_eq!(s, "abc");
     /// ```
@@ -361,8 +361,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("héllo", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("héllo", &arena);
     /// s.insert_str(3, "--");
     /// assert_eq!(s, "hé--llo");
     /// ```
@@ -383,8 +383,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("añb", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("añb", &arena);
     /// assert_eq!(s.remove(1), 'ñ');
     /// assert_eq!(s, "ab");
     /// ```
@@ -402,8 +402,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("añ", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("añ", &arena);
     /// assert_eq!(s.pop(), Some('ñ'));
     /// assert_eq!(s, "a");
     /// ```
@@ -422,8 +422,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("hello", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("hello", &arena);
     /// s.truncate(2);
     /// assert_eq!(s, "he");
     /// ```
@@ -440,8 +440,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("abc", &arena);
     /// s.clear();
     /// assert!(s.is_empty());
     /// ```
@@ -454,8 +454,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let s = arena_kit::ArenaString::from_str_in("abc", &arena);
     /// assert_eq!(s.as_str(), "abc");
     /// ```
     #[must_use]
@@ -471,8 +471,8 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut s = arena_core::ArenaString::from_str_in("abc", &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut s = arena_kit::ArenaString::from_str_in("abc", &arena);
     /// s.as_mut_str().make_ascii_uppercase();
     /// assert_eq!(s, "ABC");
     /// ```
@@ -488,9 +488,9 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let s = arena_core::ArenaString::from_str_in("kept", &scope).into_str();
+    /// let s = arena_kit::ArenaString::from_str_in("kept", &scope).into_str();
     /// assert_eq!(s, "kept");
     /// ```
     #[must_use]
@@ -505,9 +505,9 @@ impl<'s> ArenaString<'s> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaBox, ArenaString};
+    /// use arena_kit::{ArenaBox, ArenaString};
     ///
-    /// let arena = arena_core::Arena::new();
+    /// let arena = arena_kit::Arena::new();
     /// let b: ArenaBox<'_, str> = ArenaString::from_str_in("boxed", &arena).into_boxed_str();
     /// assert_eq!(&*b, "boxed");
     /// ```

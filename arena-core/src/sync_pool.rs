@@ -48,7 +48,7 @@ struct Shard<'id, T>(SpinLock<Pool<'id, T>>);
 /// # Examples
 ///
 /// ```
-/// arena_core::SyncPool::with(|pool| {
+/// arena_kit::SyncPool::with(|pool| {
 ///     let h = pool.insert(String::from("a"));
 ///     std::thread::scope(|s| {
 ///         s.spawn(|| assert_eq!(pool.remove(h), "a")); // removed on another thread
@@ -77,7 +77,7 @@ impl fmt::Debug for SyncHandle<'_> {
 /// # Examples
 ///
 /// ```
-/// arena_core::SyncPool::with(|pool| {
+/// arena_kit::SyncPool::with(|pool| {
 ///     let k = pool.insert_keyed(String::from("session"));
 ///     let copy = k;
 ///     std::thread::scope(|s| {
@@ -100,7 +100,7 @@ impl SyncKey<'_> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed("session");
     ///     let cookie: u128 = k.to_raw();
     ///     assert_eq!(pool.key_from_raw(cookie), k);
@@ -133,7 +133,7 @@ impl fmt::Debug for SyncKey<'_> {
 /// # Examples
 ///
 /// ```
-/// use arena_core::SyncPool;
+/// use arena_kit::SyncPool;
 ///
 /// let total = SyncPool::with(|pool| {
 ///     std::thread::scope(|s| {
@@ -155,7 +155,7 @@ impl fmt::Debug for SyncKey<'_> {
 /// A handle of one pool does not work on another:
 ///
 /// ```compile_fail,E0521
-/// use arena_core::SyncPool;
+/// use arena_kit::SyncPool;
 /// SyncPool::with(|a: SyncPool<'_, u32>| {
 ///     SyncPool::with(|b: SyncPool<'_, u32>| {
 ///         let h = a.insert(1);
@@ -204,7 +204,7 @@ impl SyncPool<'_, ()> {
     /// # Examples
     ///
     /// ```
-    /// assert!(arena_core::SyncPool::default_shards() >= 2);
+    /// assert!(arena_kit::SyncPool::default_shards() >= 2);
     /// ```
     #[must_use]
     pub fn default_shards() -> usize {
@@ -219,7 +219,7 @@ impl<T> SyncPool<'_, T> {
     /// # Examples
     ///
     /// ```
-    /// let n = arena_core::SyncPool::with(|pool| {
+    /// let n = arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.insert(5);
     ///     pool.remove(h)
     /// });
@@ -240,8 +240,8 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::Brand::with(|brand| {
-    ///     let pool = arena_core::SyncPool::<u8>::new_in(brand, 4);
+    /// arena_kit::Brand::with(|brand| {
+    ///     let pool = arena_kit::SyncPool::<u8>::new_in(brand, 4);
     ///     assert_eq!(pool.shards(), 4);
     /// });
     /// ```
@@ -268,7 +268,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::<u8>::with(|pool| assert!(pool.shards() >= 2));
+    /// arena_kit::SyncPool::<u8>::with(|pool| assert!(pool.shards() >= 2));
     /// ```
     #[must_use]
     pub fn shards(&self) -> usize {
@@ -337,7 +337,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.insert([1_u8; 64]);
     ///     assert_eq!(pool.with_value(&h, |v| v[63]), 1);
     ///     pool.remove(h);
@@ -359,7 +359,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.try_insert('x').unwrap();
     ///     assert_eq!(pool.remove(h), 'x');
     /// });
@@ -375,7 +375,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.insert(String::from("v"));
     ///     assert_eq!(pool.remove(h), "v");
     ///     assert!(pool.is_empty());
@@ -398,7 +398,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.insert(vec![1, 2, 3]);
     ///     assert_eq!(pool.with_value(&h, |v| v.len()), 3);
     ///     pool.remove(h);
@@ -418,7 +418,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.insert(1);
     ///     pool.with_value_mut(&h, |v| *v += 1);
     ///     assert_eq!(pool.remove(h), 2);
@@ -435,7 +435,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     pool.reserve(1000);
     ///     let h = pool.insert(1_u64);
     ///     assert_eq!(pool.remove(h), 1);
@@ -451,7 +451,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let _kept = pool.insert(1);
     ///     assert_eq!(pool.len(), 1);
     /// });
@@ -473,7 +473,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(5);
     ///     assert_eq!(pool.get_key(k), Some(5));
     /// });
@@ -490,7 +490,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.insert(1);
     ///     let k = pool.key(&h);
     ///     assert_eq!(pool.remove_key(k), None); // owned: only the handle removes it
@@ -507,7 +507,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let h = pool.insert('h');
     ///     let k = pool.into_key(h);
     ///     assert_eq!(pool.remove_key(k), Some('h'));
@@ -524,7 +524,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(2);
     ///     let h = pool.take_handle(k).unwrap();
     ///     assert!(pool.take_handle(k).is_none());
@@ -544,7 +544,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(7);
     ///     let cookie = k.to_raw();
     ///     assert_eq!(pool.get_key(pool.key_from_raw(cookie)), Some(7));
@@ -568,7 +568,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(());
     ///     assert!(pool.contains_key(k));
     /// });
@@ -587,7 +587,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(vec![1, 2]);
     ///     assert_eq!(pool.with_key(k, |v| v.len()), Some(2));
     /// });
@@ -608,7 +608,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(1);
     ///     pool.with_key_mut(k, |v| *v += 1);
     ///     assert_eq!(pool.get_key(k), Some(2));
@@ -625,7 +625,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(String::from("v"));
     ///     assert_eq!(pool.get_key(k).as_deref(), Some("v"));
     /// });
@@ -643,7 +643,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let k = pool.insert_keyed(3);
     ///     assert_eq!(pool.remove_key(k), Some(3));
     ///     assert_eq!(pool.remove_key(k), None);
@@ -665,7 +665,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     for i in 0..10 {
     ///         pool.insert_keyed(i);
     ///     }
@@ -690,7 +690,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|mut pool| {
+    /// arena_kit::SyncPool::with(|mut pool| {
     ///     let k = pool.insert_keyed(1);
     ///     for (_, v) in pool.iter_mut() {
     ///         *v += 1;
@@ -717,7 +717,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::with(|pool| {
+    /// arena_kit::SyncPool::with(|pool| {
     ///     let _forgotten = pool.insert(1);
     ///     pool.insert_keyed(2);
     ///     let mut all: Vec<i32> = pool.drain().collect();
@@ -739,7 +739,7 @@ impl<'id, T> SyncPool<'id, T> {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncPool::<u8>::with(|pool| assert!(pool.is_empty()));
+    /// arena_kit::SyncPool::<u8>::with(|pool| assert!(pool.is_empty()));
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {

@@ -220,7 +220,7 @@ impl ThreadCache {
 ///
 /// ```
 /// use allocator_api2::vec::Vec;
-/// use arena_core::SyncSizeClassPool;
+/// use arena_kit::SyncSizeClassPool;
 ///
 /// let pool = SyncSizeClassPool::new();
 /// std::thread::scope(|s| {
@@ -251,7 +251,7 @@ impl SyncSizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// assert_eq!(arena_core::SyncSizeClassPool::new().stats().held_bytes, 0);
+    /// assert_eq!(arena_kit::SyncSizeClassPool::new().stats().held_bytes, 0);
     /// ```
     #[must_use]
     pub fn new() -> Self {
@@ -276,7 +276,7 @@ impl SyncSizeClassPool {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// let pool = arena_core::SyncSizeClassPool::new();
+    /// let pool = arena_kit::SyncSizeClassPool::new();
     /// let layout = Layout::new::<[u8; 100]>();
     /// let p = pool.allocate(layout).unwrap();
     /// // SAFETY: from this pool with this layout, not used again.
@@ -343,7 +343,7 @@ impl SyncSizeClassPool {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// let pool = arena_core::SyncSizeClassPool::new();
+    /// let pool = arena_kit::SyncSizeClassPool::new();
     /// let layout = Layout::new::<u64>();
     /// let p = pool.allocate(layout).unwrap();
     /// // SAFETY: from this pool with this layout, not used again.
@@ -405,7 +405,7 @@ impl SyncSizeClassPool {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// let pool = arena_core::SyncSizeClassPool::new();
+    /// let pool = arena_kit::SyncSizeClassPool::new();
     /// let layout = Layout::new::<u32>();
     /// let p = pool.allocate(layout).unwrap();
     /// // SAFETY: from this pool with this layout, not used again.
@@ -429,7 +429,7 @@ impl SyncSizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::SyncSizeClassPool::new();
+    /// let pool = arena_kit::SyncSizeClassPool::new();
     /// assert_eq!(pool.trim(), 0);
     /// ```
     pub fn trim(&self) -> usize {
@@ -449,7 +449,7 @@ impl SyncSizeClassPool {
     ///
     /// ```
     /// use core::alloc::Layout;
-    /// let pool = arena_core::SyncSizeClassPool::new();
+    /// let pool = arena_kit::SyncSizeClassPool::new();
     /// pool.reserve(Layout::new::<[u8; 32]>(), 100).unwrap();
     /// assert!(pool.stats().held_bytes >= 3200);
     /// ```
@@ -462,7 +462,7 @@ impl SyncSizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::SyncSizeClassPool::new();
+    /// let pool = arena_kit::SyncSizeClassPool::new();
     /// pool.set_limit(Some(0));
     /// assert!(pool.allocate(core::alloc::Layout::new::<u8>()).is_err());
     /// ```
@@ -475,7 +475,7 @@ impl SyncSizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// arena_core::SyncSizeClassPool::new().set_high_water(0);
+    /// arena_kit::SyncSizeClassPool::new().set_high_water(0);
     /// ```
     pub fn set_high_water(&self, bytes: usize) {
         lock(&self.shared).pool.set_high_water(bytes);
@@ -486,7 +486,7 @@ impl SyncSizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// assert_eq!(arena_core::SyncSizeClassPool::new().stats().live_chunks, 0);
+    /// assert_eq!(arena_kit::SyncSizeClassPool::new().stats().live_chunks, 0);
     /// ```
     #[must_use]
     pub fn stats(&self) -> SizeClassStats {
@@ -499,7 +499,7 @@ impl SyncSizeClassPool {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::SyncSizeClassPool::new().into_inner();
+    /// let pool = arena_kit::SyncSizeClassPool::new().into_inner();
     /// assert_eq!(pool.stats().live_chunks, 0);
     /// ```
     #[must_use]

@@ -107,7 +107,7 @@ const fn min_capacity(size: usize) -> usize {
 /// # Examples
 ///
 /// ```
-/// use arena_core::{ArenaVec, BlockPool};
+/// use arena_kit::{ArenaVec, BlockPool};
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();
@@ -124,7 +124,7 @@ const fn min_capacity(size: usize) -> usize {
 /// The vector cannot outlive its scope:
 ///
 /// ```compile_fail,E0597
-/// use arena_core::{ArenaVec, BlockPool};
+/// use arena_kit::{ArenaVec, BlockPool};
 /// let pool = BlockPool::new();
 /// let v = {
 ///     let scope = pool.scope();
@@ -150,8 +150,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.push('a');
     /// assert_eq!(v.as_slice(), ['a']);
     /// ```
@@ -179,9 +179,9 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let v = arena_core::ArenaVec::from_iter_in((1..=3).map(|i| i * 10), &scope);
+    /// let v = arena_kit::ArenaVec::from_iter_in((1..=3).map(|i| i * 10), &scope);
     /// assert_eq!(v, [10, 20, 30]);
     /// ```
     #[must_use]
@@ -204,9 +204,9 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let v = arena_core::ArenaVec::<u32>::with_capacity_in(100, &scope);
+    /// let v = arena_kit::ArenaVec::<u32>::with_capacity_in(100, &scope);
     /// assert!(v.capacity() >= 100);
     /// ```
     #[must_use]
@@ -225,8 +225,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend([1, 2, 3]);
     /// assert_eq!(v.len(), 3);
     /// ```
@@ -241,8 +241,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let v = arena_core::ArenaVec::<u8>::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let v = arena_kit::ArenaVec::<u8>::new_in(&arena);
     /// assert!(v.is_empty());
     /// ```
     #[must_use]
@@ -256,8 +256,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.push(1_u8);
     /// assert!(v.capacity() >= 1);
     /// ```
@@ -277,8 +277,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.push(String::from("dropped with the vector"));
     /// assert_eq!(v[0].len(), 23);
     /// ```
@@ -306,10 +306,10 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(0));
-    /// let mut v = arena_core::ArenaVec::new_in(&scope);
+    /// let mut v = arena_kit::ArenaVec::new_in(&scope);
     /// let err = v.try_push(7_u32).unwrap_err();
     /// assert_eq!(err.into_value(), 7);
     /// ```
@@ -333,8 +333,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.push(1);
     /// assert_eq!((v.pop(), v.pop()), (Some(1), None));
     /// ```
@@ -358,8 +358,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::<u64>::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::<u64>::new_in(&arena);
     /// v.reserve(10);
     /// assert!(v.capacity() >= 10);
     /// ```
@@ -378,9 +378,9 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::AllocError;
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::<u64>::new_in(&arena);
+    /// use arena_kit::AllocError;
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::<u64>::new_in(&arena);
     /// assert_eq!(v.try_reserve(usize::MAX), Err(AllocError::SizeOverflow));
     /// ```
     pub fn try_reserve(&mut self, additional: usize) -> Result<(), AllocError> {
@@ -400,8 +400,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::<u64>::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::<u64>::new_in(&arena);
     /// v.reserve_exact(10);
     /// assert_eq!(v.capacity(), 10);
     /// ```
@@ -419,10 +419,10 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
     /// scope.set_limit(Some(pool.block_size()));
-    /// let mut v = arena_core::ArenaVec::<u8>::new_in(&scope);
+    /// let mut v = arena_kit::ArenaVec::<u8>::new_in(&scope);
     /// assert!(v.try_reserve_exact(100).is_ok());
     /// assert!(v.try_reserve_exact(pool.block_size()).is_err()); // past the limit
     /// assert_eq!(v.capacity(), 100);
@@ -440,9 +440,9 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let mut v = arena_core::ArenaVec::<u32>::with_capacity_in(100, &scope);
+    /// let mut v = arena_kit::ArenaVec::<u32>::with_capacity_in(100, &scope);
     /// v.extend([1, 2, 3]);
     /// let before = scope.stats().allocated_bytes;
     /// v.shrink_to_fit(); // the vector is the tip: 97 * 4 bytes go back
@@ -499,8 +499,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend(0..10);
     /// v.truncate(3);
     /// assert_eq!(v.as_slice(), [0, 1, 2]);
@@ -529,8 +529,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend([1, 3]);
     /// v.insert(1, 2);
     /// assert_eq!(v.as_slice(), [1, 2, 3]);
@@ -560,8 +560,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend(['a', 'b', 'c']);
     /// assert_eq!(v.remove(0), 'a');
     /// assert_eq!(v.as_slice(), ['b', 'c']);
@@ -590,8 +590,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend([1, 2, 3, 4]);
     /// assert_eq!(v.swap_remove(0), 1);
     /// assert_eq!(v.as_slice(), [4, 2, 3]);
@@ -611,8 +611,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend(0..10);
     /// v.retain(|&x| x % 3 == 0);
     /// assert_eq!(v.as_slice(), [0, 3, 6, 9]);
@@ -627,8 +627,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend([1, 2, 3, 4]);
     /// v.retain_mut(|x| {
     ///     *x *= 10;
@@ -694,8 +694,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.push(1);
     /// v.clear();
     /// assert!(v.is_empty() && v.capacity() > 0);
@@ -714,8 +714,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend(['a', 'b', 'c']);
     /// let tail = v.split_off(1);
     /// assert_eq!((v.as_slice(), tail.as_slice()), (&['a'][..], &['b', 'c'][..]));
@@ -749,9 +749,9 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut a = arena_core::ArenaVec::new_in(&arena);
-    /// let mut b = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut a = arena_kit::ArenaVec::new_in(&arena);
+    /// let mut b = arena_kit::ArenaVec::new_in(&arena);
     /// a.extend([1, 2]);
     /// b.extend([3, 4]);
     /// a.append(&mut b);
@@ -781,8 +781,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend(0..6);
     /// let middle: Vec<i32> = v.drain(1..4).collect();
     /// assert_eq!((middle, v.as_slice()), (vec![1, 2, 3], &[0, 4, 5][..]));
@@ -805,9 +805,9 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaVec, CollectIn};
+    /// use arena_kit::{ArenaVec, CollectIn};
     ///
-    /// let arena = arena_core::Arena::new();
+    /// let arena = arena_kit::Arena::new();
     /// let mut numbers = ArenaVec::from_iter_in(1..=6, &arena);
     /// let evens: ArenaVec<'_, i32> = numbers.extract_if(.., |x| *x % 2 == 0).collect_in(&arena);
     /// assert_eq!((numbers.as_slice(), evens.as_slice()), (&[1, 3, 5][..], &[2, 4, 6][..]));
@@ -830,9 +830,9 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaBox, ArenaVec};
+    /// use arena_kit::{ArenaBox, ArenaVec};
     ///
-    /// let arena = arena_core::Arena::new();
+    /// let arena = arena_kit::Arena::new();
     /// let mut v = ArenaVec::new_in(&arena);
     /// v.push(String::from("owned"));
     /// let boxed: ArenaBox<'_, [String]> = v.into_boxed_slice();
@@ -889,8 +889,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.push(3);
     /// assert_eq!(v.as_slice(), [3]);
     /// ```
@@ -907,8 +907,8 @@ impl<'s, T> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.push(3);
     /// v.as_mut_slice()[0] = 4;
     /// assert_eq!(v[0], 4);
@@ -1020,9 +1020,9 @@ impl<'s, T: Copy> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let scope = pool.scope();
-    /// let mut v = arena_core::ArenaVec::new_in(&scope);
+    /// let mut v = arena_kit::ArenaVec::new_in(&scope);
     /// v.extend_from_slice(&[1, 2, 3]);
     /// let s: &mut [i32] = v.into_slice();
     /// s[0] = 9;
@@ -1047,8 +1047,8 @@ impl<'s, T: Copy> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend_from_slice_copy(b"abc");
     /// v.extend_from_slice_copy(b"");
     /// assert_eq!(v, *b"abc");
@@ -1068,8 +1068,8 @@ impl<'s, T: Copy> ArenaVec<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend_from_slices_copy(&[&[1, 2], &[], &[3]]);
     /// assert_eq!(v, [1, 2, 3]);
     /// ```
@@ -1121,7 +1121,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// use arena_core::{ArenaVec, BlockPool};
+    /// use arena_kit::{ArenaVec, BlockPool};
     ///
     /// let pool = BlockPool::new();
     /// let scope = pool.scope();
@@ -1149,10 +1149,10 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// let pool = arena_core::BlockPool::new();
+    /// let pool = arena_kit::BlockPool::new();
     /// let parent = pool.scope();
     /// let child = parent.scope();
-    /// let mut v = arena_core::ArenaVec::new_in(&child);
+    /// let mut v = arena_kit::ArenaVec::new_in(&child);
     /// v.push(String::from("moved"));
     /// let kept = parent.try_alloc_vec(v).unwrap(); // moved into the parent
     /// drop(child);
@@ -1195,8 +1195,8 @@ impl<T: Clone> ArenaVec<'_, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.resize(3, 'x');
     /// v.resize(1, 'y');
     /// assert_eq!(v.as_slice(), ['x']);
@@ -1222,8 +1222,8 @@ impl<T: Clone> ArenaVec<'_, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::new_in(&arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::new_in(&arena);
     /// v.extend_from_slice(&["a", "b"]);
     /// assert_eq!(v.len(), 2);
     /// ```

@@ -18,7 +18,7 @@ use crate::errors::Errors;
 pub(crate) struct Attrs {
     /// `#[arena(soa)]`: one column per field.
     pub soa: Option<Span>,
-    /// `#[arena(crate = path)]`: where arena-core is reachable.
+    /// `#[arena(crate = path)]`: where arena-kit is reachable.
     pub krate: Option<Path>,
     /// `#[arena(brand = 'id)]`: the struct's lifetime that is the pool's brand.
     pub brand: Option<Lifetime>,

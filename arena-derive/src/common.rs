@@ -95,7 +95,7 @@ pub(crate) fn with_fns(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream 
     let (impl_generics, _, where_clause) = generics.outer.split_for_impl();
     let with_doc = format!(
         "Runs `f` with a new, empty [`{pool}`] of a brand of its own (as \
-         `arena_core::Pool::with`): its handles work on it and on nothing else."
+         `arena_kit::Pool::with`): its handles work on it and on nothing else."
     );
     let with_capacity_doc =
         format!("[`with`]({pool}::with), with room for `capacity` values before growing.");
@@ -130,7 +130,7 @@ pub(crate) fn new_in_doc(plan: &Plan<'_>) -> String {
     let (pool, name) = (&plan.pool, plan.input.ident);
     format!(
         "A new, empty `{pool}` carrying `brand` (for `{name}` values that hold keys of \
-         this very pool; see `arena_core::Brand`)."
+         this very pool; see `arena_kit::Brand`)."
     )
 }
 

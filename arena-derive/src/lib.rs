@@ -1,6 +1,6 @@
-//! `#[derive(ArenaAlloc)]` for arena-core. Use it through `arena_core::ArenaAlloc`
+//! `#[derive(ArenaAlloc)]` for arena-kit. Use it through `arena_kit::ArenaAlloc`
 //! (the `derive` feature, on by default), as serde's derive is used through serde;
-//! `arena_core::ArenaAlloc`'s docs describe what it generates.
+//! `arena_kit::ArenaAlloc`'s docs describe what it generates.
 //!
 //! The pipeline follows thiserror and `serde_derive`, one step per file:
 //!
@@ -28,7 +28,7 @@ use proc_macro::TokenStream;
 
 /// Generates typed free-list storage for a struct: `{Name}Pool<'id>` (plain, or
 /// struct-of-arrays with `#[arena(soa)]`), the aliases `{Name}Handle<'id>` and
-/// `{Name}Key<'id>`, and `impl arena_core::ArenaAlloc`. See `arena_core::ArenaAlloc`.
+/// `{Name}Key<'id>`, and `impl arena_kit::ArenaAlloc`. See `arena_kit::ArenaAlloc`.
 #[proc_macro_derive(ArenaAlloc, attributes(arena))]
 pub fn derive_arena_alloc(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -1,6 +1,6 @@
 //! "Should expand to" tests: the whole expansion for one small struct, plain and
 //! struct-of-arrays, compared with the files in `snapshots/` (pretty-printed).
-//! `UPDATE_SNAPSHOTS=1 cargo test -p arena-derive` rewrites them; review the diff.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p arena-kit-derive` rewrites them; review the diff.
 
 use std::path::PathBuf;
 

@@ -18,7 +18,7 @@ use crate::errors::Errors;
 /// What to generate.
 pub(crate) struct Plan<'a> {
     pub input: &'a Input<'a>,
-    /// Path to arena-core.
+    /// Path to arena-kit.
     pub krate: Path,
     /// The generated pool type.
     pub pool: Ident,
@@ -130,7 +130,7 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
             Layout::Aos
         }
     };
-    let krate = input.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::arena_core));
+    let krate = input.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::arena_kit));
     let row_derive = match (&input.attrs.row_derive, &layout) {
         (Some((_, paths)), Layout::Soa(_)) => {
             paths.iter().filter(|p| !(p.is_ident("Clone") || p.is_ident("Copy"))).cloned().collect()

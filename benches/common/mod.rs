@@ -1,12 +1,12 @@
 //! The one criterion driver of the three bench targets (`mod common;` in each): every
-//! workload of the registry ([`arena_kit::workloads::ALL`]) whose bench names the target
+//! workload of the registry ([`arena_kit_report::workloads::ALL`]) whose bench names the target
 //! becomes one criterion group, each contender one benchmark timing its `run` function at
 //! the workload's size, the same function the report times. Kept out of the library so
 //! criterion stays a dev-dependency.
 
 use std::hint::black_box;
 
-use arena_kit::workloads::{self, BenchFile, Workload};
+use arena_kit_report::workloads::{self, BenchFile, Workload};
 use criterion::{Criterion, Throughput};
 
 /// Times every workload the registry gives to `file`, in the registry's order.

@@ -7,7 +7,7 @@
 use core::alloc::Layout;
 
 use arbitrary::Arbitrary;
-use arena_core::{ArenaString, ArenaVec, BlockPool, Scope};
+use arena_kit::{ArenaString, ArenaVec, BlockPool, Scope};
 use arena_kit_fuzz::{Tracked, assert_disjoint, check, fill, start};
 use libfuzzer_sys::fuzz_target;
 

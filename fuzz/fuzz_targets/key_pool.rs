@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use arbitrary::Arbitrary;
-use arena_core::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, PoolKey, SecondaryMap};
 use arena_kit_fuzz::{Tracked, start};
 use libfuzzer_sys::fuzz_target;
 

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use arena_core::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, PoolKey, SecondaryMap};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

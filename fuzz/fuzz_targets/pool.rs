@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use arbitrary::Arbitrary;
-use arena_core::{Handle, Key, Pool};
+use arena_kit::{Handle, Key, Pool};
 use arena_kit_fuzz::{Tracked, start};
 use libfuzzer_sys::fuzz_target;
 

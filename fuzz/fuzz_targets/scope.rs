@@ -9,7 +9,7 @@
 use core::alloc::Layout;
 
 use arbitrary::Arbitrary;
-use arena_core::{AllocError, Arena, BlockPool, Scope};
+use arena_kit::{AllocError, Arena, BlockPool, Scope};
 use arena_kit_fuzz::{Tracked, assert_disjoint, check, fill, log_event, start};
 use libfuzzer_sys::fuzz_target;
 

@@ -9,7 +9,7 @@ use core::ptr::NonNull;
 
 use allocator_api2::alloc::Allocator;
 use arbitrary::Arbitrary;
-use arena_core::{AllocError, SizeClassPool, SyncSizeClassPool, allocator_api2};
+use arena_kit::{AllocError, SizeClassPool, SyncSizeClassPool, allocator_api2};
 use arena_kit_fuzz::{assert_disjoint, check, fill, start};
 use libfuzzer_sys::fuzz_target;
 

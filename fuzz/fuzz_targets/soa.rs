@@ -5,7 +5,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 use arena_kit_fuzz::{Tracked, start};
 use libfuzzer_sys::fuzz_target;
 

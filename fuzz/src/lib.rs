@@ -1,7 +1,7 @@
 //! What the fuzz targets share: a value whose every drop is checked and counted, the
 //! byte patterns allocations are filled with, and the log the drop order is read from.
 //!
-//! Each target drives one part of arena-core's public API from the fuzzer's bytes and
+//! Each target drives one part of arena-kit's public API from the fuzzer's bytes and
 //! compares it with a model (a `HashMap`, a `Vec`, a `String`, a list of live
 //! allocations) after every step; `docs/fuzzing.md` lists what each one checks.
 

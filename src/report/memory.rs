@@ -40,7 +40,7 @@ pub struct Counted {
 /// # Examples
 ///
 /// ```
-/// use arena_kit::report::memory::CountingAlloc;
+/// use arena_kit_report::report::memory::CountingAlloc;
 ///
 /// // In a binary: #[global_allocator] static GLOBAL: CountingAlloc = CountingAlloc::new();
 /// static COUNTER: CountingAlloc = CountingAlloc::new();

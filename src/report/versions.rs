@@ -9,7 +9,7 @@ include!(concat!(env!("OUT_DIR"), "/peer_versions.rs"));
 /// # Examples
 ///
 /// ```
-/// let line = arena_kit::report::versions::line();
+/// let line = arena_kit_report::report::versions::line();
 /// assert!(line.starts_with("peers: ") && line.contains("bumpalo "));
 /// ```
 #[must_use]

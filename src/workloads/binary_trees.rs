@@ -7,7 +7,7 @@
 //! borrows its children from the same scope, which the lifetime rules allow because a
 //! `Copy` value has no destructor to run in the wrong order.
 
-use arena_core::{Arena, BlockPool, Scope};
+use arena_kit::{Arena, BlockPool, Scope};
 
 use allocator_api2::boxed::Box as ApiBox;
 

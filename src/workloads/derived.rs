@@ -29,7 +29,7 @@
 
 use std::hint::black_box;
 
-use arena_core::{ArenaAlloc, Handle, Pool};
+use arena_kit::{ArenaAlloc, Handle, Pool};
 use soa_derive::StructOfArray;
 
 use super::Contender;

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use arena_core::{Handle, Pool};
+use arena_kit::{Handle, Pool};
 
 use allocator_api2::boxed::Box as ApiBox;
 

@@ -12,7 +12,7 @@
 
 use std::hint::black_box;
 
-use arena_core::{KeyPool, Pool, SecondaryMap};
+use arena_kit::{KeyPool, Pool, SecondaryMap};
 
 use super::Contender;
 

@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use arena_core::{Arena, BlockPool};
+use arena_kit::{Arena, BlockPool};
 
 use super::{Contender, sum_allocs};
 

@@ -35,7 +35,7 @@ static METER: OnceLock<&'static dyn ByteMeter> = OnceLock::new();
 /// # Examples
 ///
 /// ```
-/// use arena_kit::workloads::mi_alloc::{self, ByteMeter, MiAlloc};
+/// use arena_kit_report::workloads::mi_alloc::{self, ByteMeter, MiAlloc};
 /// use std::sync::atomic::{AtomicUsize, Ordering};
 ///
 /// struct Held(AtomicUsize);
@@ -63,7 +63,7 @@ pub fn set_meter(meter: &'static dyn ByteMeter) -> bool {
 /// ```
 /// use allocator_api2::boxed::Box;
 /// use allocator_api2::vec::Vec;
-/// use arena_kit::workloads::mi_alloc::MiAlloc;
+/// use arena_kit_report::workloads::mi_alloc::MiAlloc;
 ///
 /// let b = Box::new_in(41_u32, MiAlloc);
 /// let mut v = Vec::with_capacity_in(3, MiAlloc);

@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use allocator_api2::boxed::Box as ApiBox;
-use arena_core::{Arena, BlockPool};
+use arena_kit::{Arena, BlockPool};
 
 use super::mi_alloc::MiAlloc;
 use super::{Contender, sum_rounds};

@@ -8,7 +8,7 @@
 //! once done: the capacity reached and the bytes its allocator holds for it.
 
 use allocator_api2::vec::Vec as ApiVec;
-use arena_core::{Arena, ArenaString, BlockPool};
+use arena_kit::{Arena, ArenaString, BlockPool};
 
 use super::{Contender, Held, Probe};
 

@@ -17,7 +17,7 @@ use std::sync::Mutex;
 
 use std::hint::black_box;
 
-use arena_core::{BlockPool, Pool, SharedBlockPool, SizeClassPool, SyncPool, SyncSizeClassPool};
+use arena_kit::{BlockPool, Pool, SharedBlockPool, SizeClassPool, SyncPool, SyncSizeClassPool};
 
 use super::Contender;
 use super::fixed_churn::{Object, SLOTS, churn_seeded};

@@ -7,7 +7,7 @@
 
 use std::hint::black_box;
 
-use arena_core::Pool;
+use arena_kit::Pool;
 
 use super::Contender;
 
@@ -78,7 +78,7 @@ pub fn pools(n: usize) -> u64 {
 /// One `Arena` for both kinds.
 #[must_use]
 pub fn arena(n: usize) -> u64 {
-    let arena = arena_core::Arena::with_capacity(n * (size_of::<Small>() + size_of::<Big>()));
+    let arena = arena_kit::Arena::with_capacity(n * (size_of::<Small>() + size_of::<Big>()));
     iterations(n, || (arena.alloc_copy(Small::default()), arena.alloc_copy(Big::default())))
 }
 

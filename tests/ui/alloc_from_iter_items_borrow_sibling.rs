@@ -1,6 +1,6 @@
 // Slices built from an iterator obey `T: 'p` too: droppable items cannot borrow a sibling
 // value of the scope (the scope may drop the sibling first).
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // A vector may hold elements that borrow its scope's values (it drops them itself), but
 // it cannot hand them to the scope: the scope could drop them after what they borrow.
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

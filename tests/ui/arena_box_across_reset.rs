@@ -1,6 +1,6 @@
 // `reset` reuses the scope's bytes: it needs `&mut Scope`, so it cannot run while a box
 // (which borrows the scope) lives.
-use arena_core::{ArenaBox, Arena};
+use arena_kit::{ArenaBox, Arena};
 
 fn main() {
     let mut arena = Arena::new();

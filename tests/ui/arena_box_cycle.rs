@@ -2,7 +2,7 @@
 // a dropped value, so the cycle does not compile (a box's `Drop` may use what it borrows).
 use std::cell::Cell;
 
-use arena_core::{ArenaBox, BlockPool};
+use arena_kit::{ArenaBox, BlockPool};
 
 struct Node<'a> {
     name: String,

@@ -1,5 +1,5 @@
 // A box of a child scope cannot be kept in a collection of the parent past the child.
-use arena_core::{ArenaBox, ArenaVec, BlockPool};
+use arena_kit::{ArenaBox, ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

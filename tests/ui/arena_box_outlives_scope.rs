@@ -1,5 +1,5 @@
 // A box owns its value, but the value's bytes are the scope's: the box cannot outlive it.
-use arena_core::{ArenaBox, BlockPool};
+use arena_kit::{ArenaBox, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

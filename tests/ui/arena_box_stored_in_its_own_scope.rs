@@ -1,6 +1,6 @@
 // A box cannot become a value of its own scope: the scope would drop it while tearing
 // itself down, after the borrow the box holds has ended.
-use arena_core::{ArenaBox, BlockPool};
+use arena_kit::{ArenaBox, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // A boxed value whose destructor reads a borrow must not outlive what it borrows: here the
 // string dies before the box that drops the reader (declared earlier, dropped later).
-use arena_core::{ArenaBox, BlockPool};
+use arena_kit::{ArenaBox, BlockPool};
 
 struct Reader<'a>(&'a String);
 

@@ -1,6 +1,6 @@
 // `arena_new!` without a type or value, with too many arguments, and the array form on a
 // pool (arrays go in scopes).
-use arena_core::{arena_new, try_arena_new, BlockPool, Pool};
+use arena_kit::{arena_new, try_arena_new, BlockPool, Pool};
 
 fn main() {
     let blocks = BlockPool::new();

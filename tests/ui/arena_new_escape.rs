@@ -1,6 +1,6 @@
 // A value `arena_new!` puts in a scope cannot outlive the scope, and a handle it makes
 // in a pool cannot leave the pool's closure.
-use arena_core::{arena_new, BlockPool, Pool};
+use arena_kit::{arena_new, BlockPool, Pool};
 
 fn main() {
     let blocks = BlockPool::new();

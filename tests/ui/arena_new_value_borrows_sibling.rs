@@ -1,6 +1,6 @@
 // `arena_new!` puts values in a scope with the same `T: 'p` rule as `alloc`: a value with a
 // destructor cannot borrow a sibling.
-use arena_core::{arena_new, BlockPool};
+use arena_kit::{arena_new, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

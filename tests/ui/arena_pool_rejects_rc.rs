@@ -2,7 +2,7 @@
 // it, so values with destructors must be `Send`: an `Rc` is rejected.
 use std::rc::Rc;
 
-use arena_core::ArenaPool;
+use arena_kit::ArenaPool;
 
 fn main() {
     let pool = ArenaPool::new();

@@ -1,6 +1,6 @@
 // `ArenaPool::reset` drops and reuses every arena's values, so none may be alive across
 // it, even once the guard that made it is gone.
-use arena_core::ArenaPool;
+use arena_kit::ArenaPool;
 
 fn main() {
     let mut pool = ArenaPool::new();

@@ -3,7 +3,7 @@
 // dropped second by `reset` or the pool's drop would read a dropped value).
 use std::sync::Mutex;
 
-use arena_core::ArenaPool;
+use arena_kit::ArenaPool;
 
 struct Node<'a> {
     name: String,

@@ -1,6 +1,6 @@
 // A pooled arena's values borrow the pool, not the guard: they outlive the guard but
 // never the pool, which frees them.
-use arena_core::ArenaPool;
+use arena_kit::ArenaPool;
 
 fn main() {
     let kept: &String;

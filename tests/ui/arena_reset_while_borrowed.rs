@@ -1,6 +1,6 @@
 // `Arena::reset` drops and reuses everything, so no value or vector of the arena may be
 // alive across it.
-use arena_core::{Arena, ArenaVec};
+use arena_kit::{Arena, ArenaVec};
 
 fn main() {
     let mut arena = Arena::new();

@@ -1,6 +1,6 @@
 // An `Arena`'s values obey the scope rule: a value with a destructor cannot borrow a
 // sibling, which may already be dropped when it runs.
-use arena_core::Arena;
+use arena_kit::Arena;
 
 fn main() {
     let arena = Arena::new();

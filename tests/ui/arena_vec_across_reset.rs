@@ -1,5 +1,5 @@
 // `Scope::reset` frees everything, so it cannot run while a vector of the scope lives.
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // A vector of an outer scope cannot keep a reference to an inner scope's value past the
 // inner scope's end (the element type, not only the buffer, is checked).
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

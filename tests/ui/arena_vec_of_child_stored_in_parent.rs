@@ -1,6 +1,6 @@
 // A child's vector cannot be stored as a value of the parent scope, which outlives the
 // child's blocks.
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,5 +1,5 @@
 // An `ArenaVec` or `ArenaString` cannot outlive the scope its buffer lives in.
-use arena_core::{ArenaString, ArenaVec, BlockPool};
+use arena_kit::{ArenaString, ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

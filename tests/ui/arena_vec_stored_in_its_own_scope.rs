@@ -1,6 +1,6 @@
 // A vector cannot be moved into its own scope as a value: the scope would drop it while
 // tearing itself down, after the borrow the vector holds has ended.
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // Swapping an outer scope's vector with an inner scope's one makes the outer variable hold
 // the inner buffer: it may not be used after the inner scope ends.
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,5 +1,5 @@
 // A block pool cannot be dropped while one of its scopes lives.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,7 +1,7 @@
 // A handle cannot be sent out of the closure through a channel.
 use std::sync::mpsc;
 
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     let (tx, rx) = mpsc::channel();

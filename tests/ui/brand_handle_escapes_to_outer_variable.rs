@@ -1,5 +1,5 @@
 // A handle cannot be stored in a variable that outlives the closure.
-use arena_core::{Handle, Pool};
+use arena_kit::{Handle, Pool};
 
 fn main() {
     let mut outer: Option<Handle<'_>> = None;

@@ -1,5 +1,5 @@
 // A handle of pool A does not type-check on pool B, even with the same value type.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut a| {

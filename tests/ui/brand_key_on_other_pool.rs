@@ -1,5 +1,5 @@
 // A key of pool A does not type-check on pool B either.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut a| {

@@ -1,5 +1,5 @@
 // The pool itself cannot leave the closure.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     let pool = Pool::with(|pool: Pool<'_, u32>| pool);

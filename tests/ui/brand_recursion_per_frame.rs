@@ -1,6 +1,6 @@
 // A recursive function makes one pool per frame; the outer frame's handle does not
 // type-check on the inner frame's pool.
-use arena_core::{Handle, Pool};
+use arena_kit::{Handle, Pool};
 
 fn recurse(depth: u32, outer: Option<&Handle<'_>>) {
     Pool::with(|mut pool| {

@@ -1,6 +1,6 @@
 // Two brands cannot be unified by a function that takes both at one lifetime, even one
 // that never returns (the attack that defeats macro-made brands).
-use arena_core::{Handle, Pool};
+use arena_kit::{Handle, Pool};
 
 fn unify<'id>(_: &Pool<'id, u32>, _: &Pool<'id, u32>) -> ! {
     loop {}

@@ -1,5 +1,5 @@
 // Nor by a function returning `!` through a panic.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn same<'id>(_: &Pool<'id, u32>, _: &Pool<'id, u32>) -> ! {
     panic!("never returns")

@@ -1,5 +1,5 @@
 // A parent cannot be reset while a child scope (which borrows it) is alive.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,5 +1,5 @@
 // A child scope cannot outlive its parent.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // A child scope cannot be stored as a value of its parent: the parent would drop it after
 // the borrow it holds of the parent ended (and would run its destructors too late).
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

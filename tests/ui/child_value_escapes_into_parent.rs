@@ -1,5 +1,5 @@
 // A child scope's value cannot be stored in a value of the parent scope.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

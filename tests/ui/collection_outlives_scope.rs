@@ -1,6 +1,6 @@
 // A collection whose buffer lives in a scope cannot outlive the scope.
 use allocator_api2::vec::Vec;
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,5 +1,5 @@
 // The brand must be one of the struct's own lifetime parameters.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 #[arena(brand = 'id)]

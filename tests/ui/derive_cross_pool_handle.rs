@@ -1,6 +1,6 @@
 // Two generated pools of the same struct have different brands: a handle (or key) of
 // one does not type-check on the other, in the plain and the struct-of-arrays layout.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc, Default)]
 struct Plain {

@@ -1,5 +1,5 @@
 // The derive is for structs; an enum gets a spanned error saying what to do instead.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 enum Shape {

@@ -1,5 +1,5 @@
 // The derive is for structs; a union gets a spanned error saying what to do instead.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 union Bits {

@@ -1,6 +1,6 @@
 // `soa` needs named fields (at least one), accessor names must not clash with the pool's
 // methods or each other, `row_derive` needs `soa`; `#[arena]` belongs on the struct.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 #[arena(soa)]

@@ -2,7 +2,7 @@
 // and `remove` builds a new one, so a `Drop` impl would run on a value whose fields live
 // on in the pool (a file descriptor closed while still stored, a pointer freed twice).
 // The derive rejects it even when every field is `Copy` or zero-sized.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 #[arena(soa)]

@@ -3,7 +3,7 @@
 // data that outlives the scope. typed-arena rejects this too; scoped-arena accepts it.
 use std::cell::Cell;
 
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 struct Node<'a> {
     name: String,

@@ -1,6 +1,6 @@
 // Even without a cycle, a value that will be dropped cannot hold a reference into its
 // own scope (`Copy` values can: they have no destructor).
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // `into_slice` hands the buffer to the scope with no destructor record, so it exists only
 // for `Copy` elements: elements the scope must drop go through `Scope::alloc_vec`.
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

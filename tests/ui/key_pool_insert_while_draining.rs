@@ -1,5 +1,5 @@
 // A drain borrows the pool until it is dropped: nothing can be inserted meanwhile.
-use arena_core::KeyPool;
+use arena_kit::KeyPool;
 
 fn main() {
     let mut pool = KeyPool::new();

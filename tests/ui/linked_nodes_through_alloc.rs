@@ -3,7 +3,7 @@
 // may not borrow the scope's other values), so this is E0621; the README's "Trees and
 // graphs of references" and `alloc`'s docs quote this error and give the answer
 // (`alloc_copy` for nodes without a destructor, or a `ScopeRef<'s>`).
-use arena_core::{BlockPool, Scope};
+use arena_kit::{BlockPool, Scope};
 
 struct Node<'s> {
     value: i32,

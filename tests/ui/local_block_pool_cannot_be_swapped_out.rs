@@ -1,6 +1,6 @@
 // A thread's cache has no `BlockPool` inside to swap out: one swapped out would outlive
 // the `SharedBlockPool` it gives blocks back to.
-use arena_core::{BlockPool, SharedBlockPool};
+use arena_kit::{BlockPool, SharedBlockPool};
 
 fn main() {
     let escaped;

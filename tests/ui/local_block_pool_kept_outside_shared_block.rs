@@ -1,6 +1,6 @@
 // A thread's cache kept outside the block that owns its shared pool would give its blocks
 // back to a pool that is gone.
-use arena_core::SharedBlockPool;
+use arena_kit::SharedBlockPool;
 
 fn main() {
     let cache;

@@ -1,6 +1,6 @@
 // Swapping two thread caches unifies their borrows: the cache of the inner shared pool,
 // moved out, would outlive that pool.
-use arena_core::SharedBlockPool;
+use arena_kit::SharedBlockPool;
 
 fn main() {
     let outer_shared = SharedBlockPool::new();

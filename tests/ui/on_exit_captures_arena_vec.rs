@@ -1,6 +1,6 @@
 // An on_exit callback cannot own a vector of its own scope: the vector borrows the scope,
 // whose blocks may already be gone when the callback (and so the vector's drop) runs.
-use arena_core::{ArenaVec, BlockPool};
+use arena_kit::{ArenaVec, BlockPool};
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // An on_exit callback cannot capture a value of its scope: by the time it runs, that
 // value may already have been dropped.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

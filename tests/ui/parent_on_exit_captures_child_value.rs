@@ -1,6 +1,6 @@
 // An on_exit callback of the parent cannot capture a child's value: the child (and the
 // value) is gone long before the parent runs its callbacks.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // The callback `compact` announces each move to may not reach the pool: the pool's free
 // list is being rebuilt while it runs.
-use arena_core::KeyPool;
+use arena_kit::KeyPool;
 
 fn main() {
     let mut pool = KeyPool::new();

@@ -1,6 +1,6 @@
 // The references `get_disjoint_handles_mut` lends borrow the pool: `clear` cannot run
 // while they live.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut pool| {

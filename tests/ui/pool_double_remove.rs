@@ -1,5 +1,5 @@
 // A handle cannot be removed twice.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut pool| {

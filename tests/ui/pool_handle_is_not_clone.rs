@@ -1,5 +1,5 @@
 // An owning handle cannot be duplicated.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut pool| {

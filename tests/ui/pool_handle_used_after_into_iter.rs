@@ -1,6 +1,6 @@
 // Iterating a pool by value yields the values of live handles too, so it consumes the
 // pool: a handle cannot be used on it afterwards (it would name an emptied slot).
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut pool| {

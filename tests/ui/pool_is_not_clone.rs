@@ -1,6 +1,6 @@
 // A pool cannot be cloned: a clone would share the brand, and a slot free in one copy
 // could be owned in the other.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut pool| {

@@ -1,5 +1,5 @@
 // Two pools of different brands cannot be swapped (or replaced) to re-pair handles.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut a: Pool<'_, u32>| {

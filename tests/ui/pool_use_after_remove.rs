@@ -1,5 +1,5 @@
 // `remove` consumes the handle: using it afterwards does not compile.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut pool| {

@@ -1,5 +1,5 @@
 // `compact` moves values: a reference into the pool cannot be held across it.
-use arena_core::Pool;
+use arena_kit::Pool;
 
 fn main() {
     Pool::with(|mut pool| {

@@ -1,5 +1,5 @@
 // A reference to a scope's value cannot outlive the scope.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,5 +1,5 @@
 // `reset` reuses the memory, so no value of the scope may be alive across it.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

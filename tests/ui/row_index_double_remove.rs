@@ -1,5 +1,5 @@
 // `RowIndex::remove` consumes the handle: a row cannot be swap-removed twice through it.
-use arena_core::RowIndex;
+use arena_kit::RowIndex;
 
 fn main() {
     RowIndex::with(|mut index| {

@@ -1,7 +1,7 @@
 // An `allocator_api2` vector in a scope borrows it, so `reset` (which reuses the memory)
 // cannot run while one is alive.
 use allocator_api2::vec::Vec;
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // `reset` hands the scope's memory out again: it cannot run while a view (and what it
 // allocated) is alive.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

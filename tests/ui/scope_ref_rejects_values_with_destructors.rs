@@ -1,5 +1,5 @@
 // The view allocates only `Copy` values: nothing would run a `String`'s destructor.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,5 +1,5 @@
 // A value made through a scope's `Copy` view lives as long as the scope, not longer.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use arena_core::{BlockPool, Scope};
+use arena_kit::{BlockPool, Scope};
 
 struct Back<'a, 'p>(RefCell<Option<&'a Scope<'p>>>);
 

@@ -2,7 +2,7 @@
 // recovered after the scope ends.
 use std::any::Any;
 
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

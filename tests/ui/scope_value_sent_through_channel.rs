@@ -1,5 +1,5 @@
 // A reference into a scope cannot be sent to a thread that may outlive the scope.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,7 +1,7 @@
 // A scope's value cannot be stored in a thread-local or a static: those need `'static`.
 use std::cell::Cell;
 
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 thread_local! {
     static KEPT: Cell<Option<&'static u32>> = const { Cell::new(None) };

@@ -1,6 +1,6 @@
 // Swapping the contents of two values of two scopes cannot smuggle a reference into the
 // inner scope out through the outer one.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,6 +1,6 @@
 // A `SecondaryMap` takes the brand of the first pool whose key it sees: a key of another
 // pool is a type error on it.
-use arena_core::{Pool, SecondaryMap};
+use arena_kit::{Pool, SecondaryMap};
 
 fn main() {
     Pool::with(|mut a: Pool<'_, u8>| {

@@ -1,5 +1,5 @@
 // A thread's cache borrows its shared pool: the pool cannot drop while a cache lives.
-use arena_core::SharedBlockPool;
+use arena_kit::SharedBlockPool;
 
 fn main() {
     let shared = SharedBlockPool::new();

@@ -1,7 +1,7 @@
 // A collection whose buffer lives in a `SizeClassPool` cannot outlive the pool, which frees
 // every block when it drops.
 use allocator_api2::vec::Vec;
-use arena_core::SizeClassPool;
+use arena_kit::SizeClassPool;
 
 fn main() {
     let escaped;

@@ -1,7 +1,7 @@
 // The unlocked pool is `Send`, but it cannot move (to another thread or anywhere) while a
 // collection borrows it.
 use allocator_api2::vec::Vec;
-use arena_core::SizeClassPool;
+use arena_kit::SizeClassPool;
 
 fn main() {
     let pool = SizeClassPool::new();

@@ -1,6 +1,6 @@
 // The columns are slices, never `Vec`s, and the storage is private to `SoaPool`: no safe
 // call can change one column's length apart from the others (rows would come apart).
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 #[arena(soa)]

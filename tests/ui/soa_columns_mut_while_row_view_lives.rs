@@ -1,5 +1,5 @@
 // `columns_mut` borrows the whole pool mutably: not while a row view still reads it.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 #[arena(soa)]

@@ -1,5 +1,5 @@
 // A row view borrows the pool: it cannot leave the closure that owns the pool.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 #[arena(soa)]

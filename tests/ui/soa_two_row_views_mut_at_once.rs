@@ -1,5 +1,5 @@
 // Two mutable row views of one pool at once would alias if both named the same row.
-use arena_core::ArenaAlloc;
+use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
 #[arena(soa)]

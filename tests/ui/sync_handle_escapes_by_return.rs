@@ -1,5 +1,5 @@
 // A `SyncHandle` cannot leave `SyncPool::with`'s closure (its brand cannot be named outside).
-use arena_core::SyncPool;
+use arena_kit::SyncPool;
 
 fn main() {
     let handle = SyncPool::with(|pool| pool.insert(1_u32));

@@ -1,6 +1,6 @@
 // A `SyncHandle` is neither `Copy` nor `Clone`: two handles to one value would allow a
 // second `remove` of a slot already freed and reused.
-use arena_core::SyncPool;
+use arena_kit::SyncPool;
 
 fn main() {
     SyncPool::with(|pool| {

@@ -1,5 +1,5 @@
 // A handle of one `SyncPool` is a type error on another: each pool has its own brand.
-use arena_core::SyncPool;
+use arena_kit::SyncPool;
 
 fn main() {
     SyncPool::with(|a: SyncPool<'_, u32>| {

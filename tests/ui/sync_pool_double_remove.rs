@@ -1,5 +1,5 @@
 // `SyncPool::remove` consumes the handle: removing twice does not compile.
-use arena_core::SyncPool;
+use arena_kit::SyncPool;
 
 fn main() {
     SyncPool::with(|pool| {

@@ -1,6 +1,6 @@
 // A `SyncPool` cannot leave `SyncPool::with`'s closure through a variable declared outside
 // it: its brand, and so its handles, would outlive the closure.
-use arena_core::SyncPool;
+use arena_kit::SyncPool;
 
 fn main() {
     let mut outside = None;

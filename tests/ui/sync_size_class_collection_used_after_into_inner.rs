@@ -1,7 +1,7 @@
 // A collection in a `SyncSizeClassPool` borrows the pool: `into_inner` cannot take the pool
 // apart (gathering every thread's cache) while the collection still allocates from it.
 use allocator_api2::vec::Vec;
-use arena_core::SyncSizeClassPool;
+use arena_kit::SyncSizeClassPool;
 
 fn main() {
     let pool = SyncSizeClassPool::new();

@@ -1,6 +1,6 @@
 // The `try_` path has the same `T: 'p` rule as `alloc`: a value with a destructor that
 // borrows a sibling is rejected (a `TryAllocError` would only hand it back).
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

@@ -1,5 +1,5 @@
 // A value cannot be used after its scope has been dropped.
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 fn main() {
     let pool = BlockPool::new();

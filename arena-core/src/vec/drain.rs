@@ -16,8 +16,8 @@ use super::ArenaVec;
 /// # Examples
 ///
 /// ```
-/// let arena = arena_core::Arena::new();
-/// let mut v = arena_core::ArenaVec::from_iter_in(1..=5, &arena);
+/// let arena = arena_kit::Arena::new();
+/// let mut v = arena_kit::ArenaVec::from_iter_in(1..=5, &arena);
 /// let mut d = v.drain(1..);
 /// assert_eq!((d.next(), d.next_back()), (Some(2), Some(5)));
 /// drop(d); // 3 and 4 are dropped here
@@ -47,8 +47,8 @@ impl<'a, 's, T> ArenaVecDrain<'a, 's, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut v = arena_core::ArenaVec::from_iter_in(['a', 'b', 'c'], &arena);
+    /// let arena = arena_kit::Arena::new();
+    /// let mut v = arena_kit::ArenaVec::from_iter_in(['a', 'b', 'c'], &arena);
     /// let mut d = v.drain(..);
     /// d.next();
     /// assert_eq!(d.as_slice(), ['b', 'c']);

@@ -21,8 +21,8 @@ use super::ArenaVec;
 /// # Examples
 ///
 /// ```
-/// let arena = arena_core::Arena::new();
-/// let mut v = arena_core::ArenaVec::from_iter_in(1..=8, &arena);
+/// let arena = arena_kit::Arena::new();
+/// let mut v = arena_kit::ArenaVec::from_iter_in(1..=8, &arena);
 /// let small: Vec<_> = v.extract_if(..4, |x| *x % 2 == 0).collect();
 /// assert_eq!((small, v.as_slice()), (vec![2, 4], &[1, 3, 5, 6, 7, 8][..]));
 /// ```

@@ -19,8 +19,8 @@ use super::ArenaVec;
 /// # Examples
 ///
 /// ```
-/// let arena = arena_core::Arena::new();
-/// let mut v = arena_core::ArenaVec::new_in(&arena);
+/// let arena = arena_kit::Arena::new();
+/// let mut v = arena_kit::ArenaVec::new_in(&arena);
 /// v.extend([String::from("a"), String::from("b"), String::from("c")]);
 /// let mut it = v.into_iter();
 /// assert_eq!(it.next().as_deref(), Some("a"));
@@ -47,8 +47,8 @@ impl<'s, T> ArenaVecIntoIter<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut it = arena_core::ArenaVec::from_iter_in([1, 2, 3], &arena).into_iter();
+    /// let arena = arena_kit::Arena::new();
+    /// let mut it = arena_kit::ArenaVec::from_iter_in([1, 2, 3], &arena).into_iter();
     /// it.next();
     /// assert_eq!(it.as_slice(), [2, 3]);
     /// ```
@@ -63,8 +63,8 @@ impl<'s, T> ArenaVecIntoIter<'s, T> {
     /// # Examples
     ///
     /// ```
-    /// let arena = arena_core::Arena::new();
-    /// let mut it = arena_core::ArenaVec::from_iter_in([1, 2], &arena).into_iter();
+    /// let arena = arena_kit::Arena::new();
+    /// let mut it = arena_kit::ArenaVec::from_iter_in([1, 2], &arena).into_iter();
     /// it.as_mut_slice()[1] = 5;
     /// assert_eq!(it.collect::<Vec<_>>(), [1, 5]);
     /// ```

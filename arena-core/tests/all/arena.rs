@@ -1,4 +1,4 @@
-use arena_core::Arena;
+use arena_kit::Arena;
 
 use crate::common::scaled;
 
@@ -44,7 +44,7 @@ fn reset_keeps_one_block() {
 fn a_reset_after_a_big_buffer_does_not_grow_the_next_block_to_it() {
     let mut arena = Arena::new();
     let big = scaled(256 * 1024);
-    let mut v = arena_core::ArenaVec::with_capacity_in(big, &arena);
+    let mut v = arena_kit::ArenaVec::with_capacity_in(big, &arena);
     v.resize(big, 1_u8);
     let slice = v.into_slice();
     assert_eq!(slice.len(), big);

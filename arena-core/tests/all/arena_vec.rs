@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::{AllocError, Arena, ArenaString, ArenaVec, BlockPool};
+use arena_kit::{AllocError, Arena, ArenaString, ArenaVec, BlockPool};
 
 use crate::common::{Noisy, PanicsOnDrop, scaled, sorted};
 
@@ -255,7 +255,7 @@ mod model {
 
     use std::cell::Cell;
 
-    use arena_core::{ArenaVec, BlockPool};
+    use arena_kit::{ArenaVec, BlockPool};
     use proptest::prelude::*;
 
     /// Counts its drops in a shared cell.

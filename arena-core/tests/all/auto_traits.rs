@@ -6,12 +6,12 @@
 
 use std::rc::Rc;
 
-use arena_core::{
+use arena_kit::{
     Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, Handle, Key, KeyPool, Pool, PoolKey, Scope,
     SecondaryMap, SizeClassPool,
 };
 #[cfg(feature = "std")]
-use arena_core::{ArenaPool, PooledArena, SharedBlockPool, SyncPool, SyncSizeClassPool};
+use arena_kit::{ArenaPool, PooledArena, SharedBlockPool, SyncPool, SyncSizeClassPool};
 
 /// Compiles only while `$t` does not implement `$trait`: with the impl, the second
 /// blanket impl applies too and `<$t as AmbiguousIfImpl<_>>::some_item` is ambiguous

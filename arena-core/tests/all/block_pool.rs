@@ -1,4 +1,4 @@
-use arena_core::{AllocError, BlockPool, DEFAULT_BLOCK_SIZE, LimitKind};
+use arena_kit::{AllocError, BlockPool, DEFAULT_BLOCK_SIZE, LimitKind};
 
 use crate::common::scaled;
 
@@ -234,7 +234,7 @@ fn the_peak_is_never_below_the_live_blocks_whatever_the_order() {
 }
 
 /// The address of a scope's first `u64`: which block it started on.
-fn first_value_address(scope: &arena_core::Scope<'_>) -> usize {
+fn first_value_address(scope: &arena_kit::Scope<'_>) -> usize {
     core::ptr::from_ref(scope.alloc(0_u64)).addr()
 }
 

@@ -1,7 +1,7 @@
 //! Collections in a scope through `allocator_api2::Allocator`.
 
 use allocator_api2::vec::Vec as ApiVec;
-use arena_core::BlockPool;
+use arena_kit::BlockPool;
 
 use crate::common::scaled;
 

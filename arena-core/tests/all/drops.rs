@@ -1,7 +1,7 @@
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::{Arena, BlockPool};
+use arena_kit::{Arena, BlockPool};
 
 use crate::common::{Noisy, PanicsOnDrop, scaled, sorted};
 

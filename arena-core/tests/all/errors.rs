@@ -1,8 +1,8 @@
 use core::alloc::Layout;
 
-use arena_core::{AllocError, BlockPool, LimitKind};
+use arena_kit::{AllocError, BlockPool, LimitKind};
 
-fn limited(pool: &BlockPool) -> arena_core::Scope<'_> {
+fn limited(pool: &BlockPool) -> arena_kit::Scope<'_> {
     let scope = pool.scope();
     scope.set_limit(Some(0));
     scope

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
-use arena_core::{GetDisjointMutError, KeyPool, Pool, PoolKey, SyncPool};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey, SyncPool};
 use proptest::prelude::*;
 
 /// The version half of a raw key.

@@ -10,7 +10,7 @@ use std::cell::Cell;
 
 use allocator_api2::boxed::Box as ApiBox;
 use allocator_api2::vec::Vec as ApiVec;
-use arena_core::{Arena, ArenaVec, BlockPool, SizeClassPool};
+use arena_kit::{Arena, ArenaVec, BlockPool, SizeClassPool};
 
 use crate::common::{Counted, scaled};
 

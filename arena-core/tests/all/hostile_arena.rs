@@ -6,7 +6,7 @@
 
 use std::cell::Cell;
 
-use arena_core::{AllocError, Arena, ArenaVec, BlockPool, Pool, arena_new, try_arena_new};
+use arena_kit::{AllocError, Arena, ArenaVec, BlockPool, Pool, arena_new, try_arena_new};
 
 use crate::common::{Counted, expect_panic, scaled};
 

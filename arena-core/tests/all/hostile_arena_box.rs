@@ -3,7 +3,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use arena_core::{Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, CollectIn, unsize_box};
+use arena_kit::{Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, CollectIn, unsize_box};
 
 use crate::common::{
     Counted, Noisy, PanicsOnDrop, ZstDrop, expect_panic, reset_zst_drops, scaled, sorted, zst_drops,
@@ -189,7 +189,7 @@ fn boxes_of_boxes_form_trees_that_drop_every_node_once() {
     }
     fn grow<'s, 'c>(
         depth: u32,
-        scope: &'s arena_core::Scope<'_>,
+        scope: &'s arena_kit::Scope<'_>,
         drops: &'c Cell<usize>,
         made: &mut usize,
     ) -> ArenaBox<'s, Node<'s, 'c>> {

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use arena_core::{ArenaString, BlockPool};
+use arena_kit::{ArenaString, BlockPool};
 
 use crate::common::{expect_panic, scaled};
 

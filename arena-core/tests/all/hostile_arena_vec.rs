@@ -9,7 +9,7 @@
 use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::{AllocError, Arena, ArenaVec, BlockPool, Scope};
+use arena_kit::{AllocError, Arena, ArenaVec, BlockPool, Scope};
 
 use crate::common::{
     Counted, Page, PanicsOnClone, PanicsOnDrop, ZstDrop, expect_panic, reset_zst_drops, scaled,

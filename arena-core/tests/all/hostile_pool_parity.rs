@@ -9,7 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::{GetDisjointMutError, KeyPool, Pool, PoolKey};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey};
 
 use crate::common::{Counted, PanicsOnClone, PanicsOnDrop, expect_panic, scaled, sorted};
 

@@ -11,7 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-use arena_core::{AllocError, BlockPool, Scope};
+use arena_kit::{AllocError, BlockPool, Scope};
 
 use crate::common::{
     Counted, Noisy, Page, PanicsOnDrop, ZstDrop, expect_panic, reset_zst_drops, scaled, zst_drops,

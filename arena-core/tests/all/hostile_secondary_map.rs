@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
-use arena_core::{Pool, SecondaryMap};
+use arena_kit::{Pool, SecondaryMap};
 
 use crate::common::{Counted, scaled};
 

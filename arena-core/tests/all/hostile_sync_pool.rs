@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use arena_core::{Brand, SyncPool};
+use arena_kit::{Brand, SyncPool};
 
 use crate::common::scaled;
 

@@ -5,7 +5,7 @@
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
-use arena_core::SyncSizeClassPool;
+use arena_kit::SyncSizeClassPool;
 
 use crate::common::scaled;
 

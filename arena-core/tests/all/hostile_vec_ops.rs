@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::io::Write as _;
 
-use arena_core::{Arena, ArenaString, ArenaVec, BlockKind, BlockPool};
+use arena_kit::{Arena, ArenaString, ArenaVec, BlockKind, BlockPool};
 
 use crate::common::{
     Counted, Noisy, PanicsOnDrop, ZstDrop, expect_panic, reset_zst_drops, scaled, sorted, zst_drops,
@@ -259,7 +259,7 @@ fn shrink_to_fit_of_a_vector_in_its_own_block_resizes_or_frees_the_block() {
     let pool = BlockPool::new();
     let scope = pool.scope();
     let buffers =
-        |s: &arena_core::Scope<'_>| s.blocks().filter(|b| b.kind == BlockKind::Buffer).count();
+        |s: &arena_kit::Scope<'_>| s.blocks().filter(|b| b.kind == BlockKind::Buffer).count();
     let mut v = ArenaVec::new_in(&scope);
     v.extend(0..(4 * pool.block_size() / 8) as u64);
     let held = scope.stats().reserved_bytes;

@@ -16,8 +16,8 @@ use core::alloc::Layout;
 use core::ptr::NonNull;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::allocator_api2::alloc::Allocator;
-use arena_core::{
+use arena_kit::allocator_api2::alloc::Allocator;
+use arena_kit::{
     AllocError, BlockPool, BlockPoolStats, LocalBlockPool, REFILL_BATCH, Scope, ScopeStats,
     SharedBlockPool,
 };
@@ -986,7 +986,7 @@ fn a_size_class_pool_carving_from_lent_hot_blocks_never_hands_out_a_chunk_twice(
     // A `SizeClassPool` carves its classes from an inner `BlockPool` (max_free 2): each
     // class's newest block may be the lent hot one, and an emptied class gives its
     // blocks back (high water 0) while other classes keep theirs.
-    let pool = arena_core::SizeClassPool::new();
+    let pool = arena_kit::SizeClassPool::new();
     pool.set_high_water(0);
     let mut rng = Rng::new(5);
     let mut live: Vec<(Rec, Layout)> = Vec::new();

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 
-use arena_core::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, PoolKey, SecondaryMap};
 use proptest::prelude::*;
 
 const fn assert_send_sync<T: Send + Sync>() {}

@@ -1,4 +1,4 @@
-//! arena-core's integration tests, one binary (bumpalo's `tests/all` layout) so Miri and
+//! arena-kit's integration tests, one binary (bumpalo's `tests/all` layout) so Miri and
 //! valgrind start one process. Sizes shrink under `cfg(miri)`.
 #![expect(
     clippy::cast_possible_truncation,

@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 
-use arena_core::{BlockPool, Scope};
+use arena_kit::{BlockPool, Scope};
 use proptest::prelude::*;
 
 use crate::common::Noisy;

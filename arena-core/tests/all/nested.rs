@@ -1,6 +1,6 @@
 use std::cell::RefCell;
 
-use arena_core::{Arena, BlockPool};
+use arena_kit::{Arena, BlockPool};
 
 use crate::common::Noisy;
 
@@ -59,7 +59,7 @@ fn child_values_may_borrow_parent_values_and_drop_first() {
 
 #[test]
 fn nested_scopes_many_levels_deep_return_every_block() {
-    fn descend(scope: &arena_core::Scope<'_>, depth: u32, pool: &BlockPool) {
+    fn descend(scope: &arena_kit::Scope<'_>, depth: u32, pool: &BlockPool) {
         if depth == 0 {
             return;
         }

@@ -28,7 +28,7 @@ use std::mem;
 use std::rc::Rc;
 
 use allocator_api2::alloc::Allocator;
-use arena_core::{
+use arena_kit::{
     AllocOrInitError, Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, CollectIn, format, vec,
 };
 use proptest::prelude::*;
@@ -1129,7 +1129,7 @@ fn tests_test_debug_assert_data_le_bump_ptr_pr_313() {
 
 /// bumpalo's `AllocatorDebug`: a scope as allocator, counting the calls it gets.
 struct Counting<'a, 'p> {
-    scope: &'a arena_core::Scope<'p>,
+    scope: &'a arena_kit::Scope<'p>,
     allocs: Cell<usize>,
     grows: Cell<usize>,
     shrinks: Cell<usize>,

@@ -23,7 +23,7 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{LazyLock, Mutex};
 
-use arena_core::{GetDisjointMutError, KeyPool, Pool, PoolKey};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey};
 
 use crate::common::Counted;
 

@@ -32,7 +32,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::iter::FusedIterator;
 
-use arena_core::{GetDisjointMutError, KeyPool, Pool, PoolKey, SecondaryMap};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey, SecondaryMap};
 use proptest::prelude::*;
 
 /// slotmap's `(K, V)` values that hold their own key: a `PoolKey` is typed by the value,

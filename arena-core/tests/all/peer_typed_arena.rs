@@ -4,7 +4,7 @@
 //! typed-arena's `Arena<T>` is two things at once, and the kit splits them:
 //!
 //! - *references that live as long as the arena* (`alloc(&self, v) -> &mut T`): the
-//!   kit's [`Arena`] (and [`Scope`](arena_core::Scope)), which is untyped, so it has no
+//!   kit's [`Arena`] (and [`Scope`](arena_kit::Scope)), which is untyped, so it has no
 //!   `len`, `iter_mut` or `into_vec`;
 //! - *a typed collection* you count, walk and take back (`len`, `iter_mut`, `into_vec`):
 //!   the kit's [`KeyPool<T>`] (or the branded [`Pool`]), which names values by key
@@ -33,7 +33,7 @@
 use std::cell::Cell;
 use std::iter::repeat_n;
 
-use arena_core::{Arena, Brand, Key, KeyPool, Pool};
+use arena_kit::{Arena, Brand, Key, KeyPool, Pool};
 
 use crate::common::scaled;
 

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 
-use arena_core::{AllocError, Handle, Key, Pool, SecondaryMap};
+use arena_kit::{AllocError, Handle, Key, Pool, SecondaryMap};
 
 use crate::common::{Noisy, sorted};
 
@@ -279,7 +279,7 @@ fn a_key_shown_by_an_unfilled_entry_never_names_a_value() {
 #[test]
 fn an_unfilled_entry_leaves_the_counters_as_they_were() {
     // (The claim may reserve room: capacity is not compared.)
-    let counters = |s: arena_core::PoolStats| (s.live, s.free, s.peak);
+    let counters = |s: arena_kit::PoolStats| (s.live, s.free, s.peak);
     Pool::with(|mut pool| {
         drop(pool.vacant_entry());
         assert_eq!(counters(pool.stats()), (0, 0, 0), "empty pool");
@@ -293,7 +293,7 @@ fn an_unfilled_entry_leaves_the_counters_as_they_were() {
         assert_eq!(pool.get_key(shown), None, "the shown key stays stale");
         assert_eq!(pool.get_key(b), Some(&2));
     });
-    let mut pool = arena_core::KeyPool::new();
+    let mut pool = arena_kit::KeyPool::new();
     drop(pool.vacant_entry());
     assert_eq!(counters(pool.stats()), (0, 0, 0));
     pool.insert('k');

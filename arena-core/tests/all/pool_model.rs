@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use arena_core::{Handle, Key, Pool};
+use arena_kit::{Handle, Key, Pool};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use arena_core::{Brand, Handle, Key, RowIndex};
+use arena_kit::{Brand, Handle, Key, RowIndex};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

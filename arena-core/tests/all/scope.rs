@@ -1,6 +1,6 @@
 use core::alloc::Layout;
 
-use arena_core::{BlockPool, arena_new};
+use arena_kit::{BlockPool, arena_new};
 
 use crate::common::scaled;
 

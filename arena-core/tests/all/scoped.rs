@@ -3,7 +3,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use arena_core::{Arena, ArenaBox, ArenaVec, BlockPool, Scope};
+use arena_kit::{Arena, ArenaBox, ArenaVec, BlockPool, Scope};
 
 use crate::common::{Noisy, expect_panic};
 

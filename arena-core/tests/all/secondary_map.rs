@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::{Pool, SecondaryMap};
+use arena_kit::{Pool, SecondaryMap};
 
 use crate::common::PanicsOnDrop;
 
@@ -128,7 +128,7 @@ fn borrowed_iterators_are_exact_double_ended_and_loop_over_references() {
         assert_eq!(back.next(), None, "fused");
     });
     Pool::<()>::with(|_| {
-        let empty = SecondaryMap::<arena_core::Key<'_>, u8>::new();
+        let empty = SecondaryMap::<arena_kit::Key<'_>, u8>::new();
         assert_eq!((&empty).into_iter().len(), 0);
     });
 }

@@ -3,7 +3,7 @@
 //! input is an error, not a broken pool.
 #![cfg(feature = "serde")]
 
-use arena_core::{BlockPool, KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{BlockPool, KeyPool, PoolKey, SecondaryMap};
 
 fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
     serde_json::from_str(&serde_json::to_string(value).unwrap()).unwrap()
@@ -83,10 +83,10 @@ fn side_tables_and_collections_serialise() {
 
     let blocks = BlockPool::new();
     let scope = blocks.scope();
-    let mut v = arena_core::ArenaVec::new_in(&scope);
+    let mut v = arena_kit::ArenaVec::new_in(&scope);
     v.extend_from_slice(&[1, 2, 3]);
     assert_eq!(serde_json::to_string(&v).unwrap(), "[1,2,3]");
-    let s = arena_core::ArenaString::from_str_in("hi", &scope);
+    let s = arena_kit::ArenaString::from_str_in("hi", &scope);
     assert_eq!(serde_json::to_string(&s).unwrap(), r#""hi""#);
 }
 

@@ -6,7 +6,7 @@ use core::alloc::Layout;
 use core::ptr::NonNull;
 
 use allocator_api2::vec::Vec as ApiVec;
-use arena_core::{MAX_CLASS_SIZE, SizeClassPool};
+use arena_kit::{MAX_CLASS_SIZE, SizeClassPool};
 
 fn layout(size: usize, align: usize) -> Layout {
     Layout::from_size_align(size, align).unwrap()
@@ -198,7 +198,7 @@ fn random_churn_never_overlaps_live_chunks() {
 #[cfg(debug_assertions)]
 #[should_panic(expected = "is not a chunk of the 32-byte class")]
 fn a_wrong_layout_is_caught_in_debug_builds() {
-    let pool = arena_core::SizeClassPool::new();
+    let pool = arena_kit::SizeClassPool::new();
     let layout = core::alloc::Layout::new::<[u8; 100]>();
     let p = pool.allocate(layout).unwrap();
     let _other = pool.allocate(core::alloc::Layout::new::<[u8; 32]>()).unwrap();
@@ -216,7 +216,7 @@ fn a_double_free_is_caught_in_debug_builds() {
     use core::alloc::Layout;
     use std::panic::{AssertUnwindSafe, catch_unwind};
 
-    use arena_core::{SizeClassPool, SyncSizeClassPool};
+    use arena_kit::{SizeClassPool, SyncSizeClassPool};
 
     let message = |r: std::thread::Result<()>| {
         let payload = r.expect_err("a double free panics");
@@ -335,7 +335,7 @@ fn freeing_a_reserved_chunk_never_allocated_is_caught_in_debug_builds() {
 fn the_locked_pool_catches_a_double_free_in_its_depot_or_classes_in_debug_builds() {
     use std::panic::{AssertUnwindSafe, catch_unwind};
 
-    use arena_core::SyncSizeClassPool;
+    use arena_kit::SyncSizeClassPool;
 
     for trim in [false, true] {
         let pool = SyncSizeClassPool::new();

@@ -3,7 +3,7 @@
 
 use std::alloc::Layout;
 
-use arena_core::{AllocError, Arena, BlockKind, BlockPool, LimitKind};
+use arena_kit::{AllocError, Arena, BlockKind, BlockPool, LimitKind};
 
 /// Bytes of a block's header: a block of `HEADER + n` bytes holds `n`.
 fn header(pool: &BlockPool) -> usize {
@@ -102,7 +102,7 @@ fn an_over_aligned_value_under_a_small_limit_gets_an_aligned_small_block() {
 fn a_limit_below_the_first_block_of_an_arena_vector_lets_it_grow_to_the_limit() {
     let arena = Arena::new();
     arena.set_limit(Some(512));
-    let mut v = arena_core::ArenaVec::new_in(&arena);
+    let mut v = arena_kit::ArenaVec::new_in(&arena);
     while v.try_push(0_u8).is_ok() {}
     assert!(v.len() >= 256, "the vector grew in the small block: {}", v.len());
     assert!(arena.stats().reserved_bytes <= 512);
@@ -119,7 +119,7 @@ fn blocks_report_each_block_once_with_sizes_that_add_up() {
     scope.alloc([0_u8; 6000]);
     scope.alloc([0_u8; 6000]); // a second standard block
     scope.alloc_slice_fill_copy(20_000, 0_u8); // a block of its own, retired at once
-    let mut v = arena_core::ArenaVec::new_in(&scope);
+    let mut v = arena_kit::ArenaVec::new_in(&scope);
     v.extend(0..3000_u64); // a buffer block
     let blocks: Vec<_> = scope.blocks().collect();
     assert_eq!(blocks.len(), scope.stats().blocks);

@@ -12,7 +12,7 @@
 
 use std::cell::Cell;
 
-use arena_core::{
+use arena_kit::{
     ArenaAlloc, Handle, Key, SoaColumns, SoaColumnsMut, SoaMut, SoaPool, SoaRef, SoaRow, SoaViews,
 };
 use proptest::prelude::*;

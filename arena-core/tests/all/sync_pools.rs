@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use allocator_api2::vec::Vec as ApiVec;
-use arena_core::{AllocError, SyncPool, SyncSizeClassPool};
+use arena_kit::{AllocError, SyncPool, SyncSizeClassPool};
 
 use crate::common::scaled;
 
@@ -19,7 +19,7 @@ fn rounds(n: usize) -> usize {
 const fn assert_send_sync<T: Send + Sync>() {}
 const _: () = assert_send_sync::<SyncSizeClassPool>();
 const _: () = assert_send_sync::<SyncPool<'static, String>>();
-const _: () = assert_send_sync::<arena_core::SyncHandle<'static>>();
+const _: () = assert_send_sync::<arena_kit::SyncHandle<'static>>();
 
 /// A xorshift step.
 fn next(state: &mut u64) -> u64 {
@@ -37,7 +37,7 @@ fn threads_churn_a_sync_pool_and_get_their_own_values_back() {
             for t in 0..4_u64 {
                 let pool = &pool;
                 s.spawn(move || {
-                    let mut table: Vec<Option<(arena_core::SyncHandle<'_>, u64)>> =
+                    let mut table: Vec<Option<(arena_kit::SyncHandle<'_>, u64)>> =
                         (0..live).map(|_| None).collect();
                     let mut state = t + 1;
                     for op in 0..rounds(20_000) as u64 {
@@ -195,10 +195,10 @@ fn a_thread_flushes_its_cache_and_the_fast_path_skips_the_lock() {
     let layout = Layout::new::<[u8; 48]>();
     let first = pool.allocate(layout).unwrap();
     // The first allocation took a batch: the rest wait in this thread's cache.
-    assert_eq!(pool.stats().live_chunks, arena_core::CACHE_BATCH);
+    assert_eq!(pool.stats().live_chunks, arena_kit::CACHE_BATCH);
     let second = pool.allocate(layout).unwrap();
     assert_ne!(first, second);
-    assert_eq!(pool.stats().live_chunks, arena_core::CACHE_BATCH, "served from the cache");
+    assert_eq!(pool.stats().live_chunks, arena_kit::CACHE_BATCH, "served from the cache");
     for p in [first, second] {
         // SAFETY: both from this pool with this layout, not used again.
         unsafe { pool.deallocate(p, layout) };
@@ -206,7 +206,7 @@ fn a_thread_flushes_its_cache_and_the_fast_path_skips_the_lock() {
 
     // Filling the cache past two batches gives one batch back.
     let many: Vec<_> =
-        (0..3 * arena_core::CACHE_BATCH).map(|_| pool.allocate(layout).unwrap()).collect();
+        (0..3 * arena_kit::CACHE_BATCH).map(|_| pool.allocate(layout).unwrap()).collect();
     for p in many {
         // SAFETY: from this pool with this layout, not used again.
         unsafe { pool.deallocate(p, layout) };
@@ -302,7 +302,7 @@ fn thread_local_destructors_may_free_and_allocate_in_the_locked_size_class_pool(
 #[test]
 #[should_panic(expected = "called back into the same shard")]
 fn a_with_value_closure_that_inserts_into_its_own_shard_panics_instead_of_hanging() {
-    arena_core::Brand::with(|brand| {
+    arena_kit::Brand::with(|brand| {
         let pool = SyncPool::new_in(brand, 1); // one shard: every value in it
         let h = pool.insert(1_u32);
         let _ = pool.with_value(&h, |v| pool.insert(*v + 1));
@@ -320,7 +320,7 @@ fn a_with_value_mut_closure_that_asks_the_len_panics_instead_of_hanging() {
 
 #[test]
 fn after_a_reentrant_call_panicked_the_pool_works_on() {
-    arena_core::Brand::with(|brand| {
+    arena_kit::Brand::with(|brand| {
         let pool = SyncPool::new_in(brand, 1);
         let h = pool.insert(1_u32);
         let reentered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -2,7 +2,7 @@
 //! `Box::new` does), whose standard behaviour prints the request and aborts the process,
 //! so each is run in a child process of this binary and its end is checked.
 
-use arena_core::{ArenaVec, BlockPool, Pool};
+use arena_kit::{ArenaVec, BlockPool, Pool};
 
 use crate::injector;
 
@@ -59,7 +59,7 @@ fn expect_abort(name: &str, expected: &str) {
 
 /// `Scope::alloc` that needs a block the system refuses.
 pub(crate) fn scope_alloc_aborts() {
-    let block = arena_core::DEFAULT_BLOCK_SIZE;
+    let block = arena_kit::DEFAULT_BLOCK_SIZE;
     expect_abort("scope_alloc", &format!("memory allocation of {block} bytes failed"));
 }
 

@@ -14,7 +14,7 @@
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::AllocError;
+use arena_kit::AllocError;
 
 mod aborts;
 mod injector;

@@ -1,6 +1,6 @@
 //! The typed pools and the block pools with allocations failing.
 
-use arena_core::{
+use arena_kit::{
     ArenaAlloc, BlockPool, Brand, KeyPool, Pool, RowIndex, SharedBlockPool, SyncPool,
 };
 

@@ -4,7 +4,7 @@ use core::alloc::Layout;
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_core::{Arena, ArenaString, ArenaVec, BlockPool, Scope, try_arena_new};
+use arena_kit::{Arena, ArenaString, ArenaVec, BlockPool, Scope, try_arena_new};
 
 use crate::injector::unarmed;
 use crate::{Counted, above, is_oom, scaled, sweep};

@@ -3,8 +3,8 @@
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
-use arena_core::allocator_api2::vec::Vec as ApiVec;
-use arena_core::{SizeClassPool, SyncSizeClassPool};
+use arena_kit::allocator_api2::vec::Vec as ApiVec;
+use arena_kit::{SizeClassPool, SyncSizeClassPool};
 
 use crate::injector::unarmed;
 use crate::{is_oom, scaled, sweep};

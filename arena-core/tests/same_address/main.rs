@@ -18,7 +18,7 @@ use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use std::alloc::System;
 
-use arena_core::Arena;
+use arena_kit::Arena;
 
 /// Bytes the stack allocator serves; larger requests go to the system.
 const HEAP: usize = 1 << 20;
