@@ -108,7 +108,7 @@ impl SyncKey<'_> {
     /// ```
     #[must_use]
     pub fn to_raw(self) -> u128 {
-        (u128::from(self.shard) << 64) | u128::from(self.key.to_raw())
+        (u128::from(self.shard) << 64) + u128::from(self.key.to_raw())
     }
 }
 

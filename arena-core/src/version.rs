@@ -30,6 +30,8 @@ pub(crate) const OCCUPIED: u32 = 1;
 pub(crate) const OWNED: u32 = 2;
 /// Where the generation starts in a meta word.
 pub(crate) const GEN_SHIFT: u32 = 2;
+/// The two flag bits of a meta word.
+const FLAGS: u32 = OCCUPIED | OWNED;
 /// Generations are counted modulo 2^30.
 pub(crate) const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
 
@@ -61,7 +63,7 @@ impl Version {
     #[inline]
     #[must_use]
     pub(crate) fn from_bits(bits: u32) -> Option<Version> {
-        (bits & (OCCUPIED | OWNED) == OCCUPIED).then(|| Version::of_meta(bits))
+        (bits & FLAGS == OCCUPIED).then(|| Version::of_meta(bits))
     }
 
     /// The version's 32 bits, as stored in keys and written to the outside.

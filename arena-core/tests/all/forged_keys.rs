@@ -244,6 +244,27 @@ fn sync_keys_round_trip_through_raw_words_and_bad_shards_name_nothing() {
     });
 }
 
+#[test]
+fn sync_keys_of_every_shard_round_trip() {
+    // Two shards; a thread inserts into the shard of its index, which each new thread
+    // gets afresh (other tests' threads take some too): new threads until one lands in
+    // shard 1.
+    arena_kit::Brand::with(|brand| {
+        let pool = SyncPool::new_in(brand, 2);
+        let here = pool.insert_keyed(1_u32);
+        let there = (0..256)
+            .find_map(|_| {
+                let k = std::thread::scope(|s| s.spawn(|| pool.insert_keyed(2)).join().unwrap());
+                (k.to_raw() >> 64 == 1).then_some(k)
+            })
+            .expect("a thread with an odd index");
+        for (key, value) in [here, there].into_iter().zip([1, 2]) {
+            let back = pool.key_from_raw(key.to_raw());
+            assert_eq!((back, pool.get_key(back)), (key, Some(value)));
+        }
+    });
+}
+
 /// A pool and a model driven by arbitrary words: inserts, removals by raw word, lookups
 /// by raw word.
 #[derive(Debug, Clone)]

@@ -1,8 +1,6 @@
 //! The typed pools and the block pools with allocations failing.
 
-use arena_kit::{
-    ArenaAlloc, BlockPool, Brand, KeyPool, Pool, RowIndex, SharedBlockPool, SyncPool,
-};
+use arena_kit::{ArenaAlloc, BlockPool, Brand, KeyPool, Pool, RowIndex, SharedBlockPool, SyncPool};
 
 use crate::injector::unarmed;
 use crate::{Counted, above, is_oom, scaled, sweep};
