@@ -158,7 +158,10 @@ fn a_failing_child_says_why() {
     let line: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("one JSON line on stdout");
     assert_eq!(line["rows"].as_array().map(Vec::len), Some(1));
-    assert_eq!(line["rows"][0]["contender"], arena_kit_report::workloads::ALL[0].contenders[3].name);
+    assert_eq!(
+        line["rows"][0]["contender"],
+        arena_kit_report::workloads::ALL[0].contenders[3].name
+    );
 }
 
 /// The version of `name` in the workspace's `Cargo.lock` (the one arena-kit uses when
@@ -214,9 +217,11 @@ fn the_peers_versions_are_printed_and_saved_as_cargo_lock_has_them() {
 
 #[test]
 fn only_selects_a_workload_and_its_variants() {
-    let ids: Vec<&str> = arena_kit_report::report::select(Some("W4")).iter().map(|w| w.id).collect();
+    let ids: Vec<&str> =
+        arena_kit_report::report::select(Some("W4")).iter().map(|w| w.id).collect();
     assert_eq!(ids, ["W4", "W4-get", "W4-2t"]);
-    let ids: Vec<&str> = arena_kit_report::report::select(Some("w6-1m")).iter().map(|w| w.id).collect();
+    let ids: Vec<&str> =
+        arena_kit_report::report::select(Some("w6-1m")).iter().map(|w| w.id).collect();
     assert_eq!(ids, ["W6-1M"]);
     assert!(arena_kit_report::report::select(Some("W99")).is_empty());
 }
