@@ -2,7 +2,7 @@
 //! each explores every interleaving of a few threads on one structure, up to a bound on
 //! preemptions, and checks that no memory is handed out twice or lost.
 //!
-//! The shared block pool's model lives beside it (`shared_block_pool.rs`); these need
+//! The shared block pool's model lives beside it (`block/shared.rs`); these need
 //! the pools' internals too, one model per file.
 
 mod spin_lock;

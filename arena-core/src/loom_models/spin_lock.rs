@@ -1,4 +1,4 @@
-//! The shard lock (`spin_lock.rs`) under loom.
+//! The shard lock (`sync/spin_lock.rs`) under loom.
 //!
 //! Two threads each add one to a counter inside the lock, yielding to the other between
 //! reading the counter and writing it back: if both could be inside at once, one update
@@ -9,13 +9,13 @@
 //! built its guard before knowing whether the compare-and-swap had succeeded
 //! (`is_ok().then_some(guard)`), so a failed attempt dropped a guard and released the
 //! lock another thread held. The model failed at once (the counter read 1); so did the
-//! two-thread unit test in `spin_lock.rs`, while `SyncPool`'s own model, whose values
+//! two-thread unit test in `sync/spin_lock.rs`, while `SyncPool`'s own model, whose values
 //! sit in plain memory loom does not interleave, passed.
 
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::spin_lock::SpinLock;
+use crate::sync::spin_lock::SpinLock;
 
 /// Adds one to the counter, with a point where the other thread may run in between.
 fn add_one(lock: &SpinLock<u32>) {

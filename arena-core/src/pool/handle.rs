@@ -1,0 +1,225 @@
+//! The two ways to name a value in a [`Pool`](crate::Pool): an owning [`Handle`] and a
+//! copyable, generation-checked [`Key`].
+//!
+//! | | `Handle<'id>` | `Key<'id>` |
+//! |---|---|---|
+//! | size (and with `Option`) | 4 bytes (4) | 8 bytes (8) |
+//! | `Copy` | no: `remove` consumes it | yes |
+//! | access | no runtime check in release builds | generation check; stale key -> `None` |
+//! | frees its slot | `remove(handle)` | `remove_key(key)`, unless a handle owns the slot |
+//!
+//! Both are branded: a handle or key of one pool is a type error on another. A handle is
+//! proof that its slot is live: the brand says which pool, and since it is neither `Copy`
+//! nor `Clone` and `remove` consumes it, nothing can have freed the slot. A slot owned by a
+//! handle can never be freed through a key; that is what lets the handle skip every check.
+
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use core::num::NonZeroU32;
+
+use crate::brand::Id;
+use crate::pool::key::{SlotKey, sealed::KeyParts};
+use crate::pool::version::{self, Version};
+
+/// An owning handle to a value in a [`Pool`](crate::Pool): neither `Copy` nor `Clone`.
+///
+/// [`Pool::remove`](crate::Pool::remove) consumes it, so a double free or a use after free
+/// is a compile error, and [`Pool::get`](crate::Pool::get) needs no bounds, vacancy or
+/// generation check. Dropping a handle without removing its value leaves the value in the
+/// pool until the pool is dropped (or [`Pool::into_key`](crate::Pool::into_key) was used).
+///
+/// 32 bits with a niche: `Option<Handle>` is 4 bytes too.
+///
+/// # Examples
+///
+/// ```
+/// use arena_kit::{Handle, Pool};
+///
+/// assert_eq!(size_of::<Option<Handle<'_>>>(), 4);
+/// Pool::with(|mut pool| {
+///     let h = pool.insert(String::from("owned"));
+///     pool[&h].push('!');
+///     assert_eq!(pool.remove(h), "owned!");
+///     // pool.get(&h); // error: `h` was moved by `remove`
+/// });
+/// ```
+#[must_use = "dropping a handle leaves its value in the pool until the pool is dropped"]
+pub struct Handle<'id> {
+    /// Slot index + 1.
+    index: NonZeroU32,
+    _brand: Id<'id>,
+}
+
+/// A copyable key to a value in a [`Pool`](crate::Pool), checked by a generation.
+///
+/// A key whose value was removed is *stale*: every lookup with it returns `None`, never
+/// another value, even after the slot is reused (the slot's generation moved on; a slot
+/// whose generation would wrap is retired instead of reused). 8 bytes, and `Option<Key>`
+/// is 8 bytes too.
+///
+/// # Examples
+///
+/// ```
+/// use arena_kit::{Key, Pool};
+///
+/// assert_eq!(size_of::<Option<Key<'_>>>(), 8);
+/// Pool::with(|mut pool| {
+///     let k = pool.insert_keyed(1);
+///     let copy = k;
+///     assert_eq!(pool.remove_key(k), Some(1));
+///     assert_eq!(pool.get_key(copy), None); // stale
+///     let _other = pool.insert_keyed(2); // reuses the slot
+///     assert_eq!(pool.get_key(copy), None); // still stale
+/// });
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key<'id> {
+    index: u32,
+    /// The slot's version when the key was made: `generation << 2 | OCCUPIED`.
+    version: Version,
+    brand: Id<'id>,
+}
+
+impl<'id> Handle<'id> {
+    /// A handle to slot `index` of the pool branded `'id`.
+    ///
+    /// # Safety
+    ///
+    /// That slot is occupied and marked owned, and no other handle to it exists: the new
+    /// handle is its only owner, which is what lets access through it skip every check.
+    /// As a slot index, `index` is below `MAX_SLOTS` (`u32::MAX - 1`).
+    #[inline]
+    pub(crate) unsafe fn new(index: u32, brand: Id<'id>) -> Self {
+        debug_assert!((index as usize) < crate::pool::slots::MAX_SLOTS, "a slot index");
+        // SAFETY: `index < u32::MAX - 1` (a slot index, from the caller), so `index + 1`
+        // neither overflows nor is zero.
+        Handle { index: unsafe { NonZeroU32::new_unchecked(index + 1) }, _brand: brand }
+    }
+
+    /// The slot index.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::Pool::with(|mut pool| {
+    ///     let h = pool.insert('a');
+    ///     assert_eq!(h.index(), 0);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn index(&self) -> usize {
+        (self.index.get() - 1) as usize
+    }
+
+    pub(crate) fn slot(&self) -> u32 {
+        self.index.get() - 1
+    }
+}
+
+impl<'id> Key<'id> {
+    /// A key for slot `index` at `version`. Safe: a key is checked on every use, so one
+    /// that names no value reaches none.
+    pub(crate) fn new(index: u32, version: Version, brand: Id<'id>) -> Self {
+        Key { index, version, brand }
+    }
+
+    /// A key of brand `'id` from a raw word, parsed (`version::from_raw`): safe for any
+    /// bits, since a key is checked on every use.
+    pub(crate) fn from_raw_in(raw: u64, brand: Id<'id>) -> Self {
+        let (index, version) = version::from_raw(raw);
+        Key { index, version, brand }
+    }
+
+    /// The version as stored.
+    pub(crate) fn version(self) -> Version {
+        self.version
+    }
+
+    /// The slot index.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::Pool::with(|mut pool| {
+    ///     pool.insert_keyed('a');
+    ///     assert_eq!(pool.insert_keyed('b').index(), 1);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    pub(crate) fn slot(self) -> u32 {
+        self.index
+    }
+
+    /// The key as one `u64` (version in the high half, index in the low), the layout of
+    /// [`PoolKey::to_raw`](crate::PoolKey::to_raw); [`Pool::key_from_raw`](crate::Pool::key_from_raw)
+    /// turns it back into a key of the pool's brand.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::Pool::with(|mut pool| {
+    ///     let k = pool.insert_keyed("saved");
+    ///     let raw: u64 = k.to_raw();
+    ///     assert_eq!(pool.key_from_raw(raw), k);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn to_raw(self) -> u64 {
+        version::to_raw(self.index, self.version)
+    }
+}
+
+impl KeyParts for Key<'_> {
+    #[inline]
+    fn slot(self) -> u32 {
+        self.index
+    }
+    #[inline]
+    fn version(self) -> Version {
+        self.version
+    }
+    #[inline]
+    fn with_parts(self, slot: u32, version: Version) -> Self {
+        Key::new(slot, version, self.brand)
+    }
+}
+impl SlotKey for Key<'_> {}
+
+impl fmt::Debug for Key<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Key({}v{})", self.index, self.version.generation())
+    }
+}
+impl PartialEq for Handle<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+impl Eq for Handle<'_> {}
+/// Handles order by slot index (as keys do, by index then version): any total order
+/// serves a `BTreeMap` or a `BinaryHeap`.
+impl PartialOrd for Handle<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Handle<'_> {
+    fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+        self.index.cmp(&other.index)
+    }
+}
+impl Hash for Handle<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+impl fmt::Debug for Handle<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Handle({})", self.index.get() - 1)
+    }
+}

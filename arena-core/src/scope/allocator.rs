@@ -1,0 +1,213 @@
+//! `allocator_api2::Allocator` for scopes: collections that live in a scope.
+//!
+//! `&Scope` (and so `&Arena`) is an allocator: `allocator_api2::vec::Vec<T, &Scope>`,
+//! `hashbrown::HashMap<K, V, S, &Scope>` and friends put their buffers in the scope.
+//!
+//! - The newest allocation (the *tip*) grows in place when the block has room, and
+//!   shrinking or freeing it gives the bytes back: a vector filled with nothing else
+//!   allocated in between never copies until its block is full.
+//! - Anything else "freed" stays until the scope ends (a bump arena frees nothing in the
+//!   middle); growing it copies to the tip.
+//! - An allocation larger than a standard block's data (a pool's block, or an arena's
+//!   first block) gets a *buffer block* of its own, as `ArenaVec` does: growing or
+//!   shrinking it reallocates that block (pages remapped, not copied), and freeing it, or
+//!   outgrowing it, gives the block back at once. So a vector or map that grows big in a
+//!   scope holds about its capacity, not every buffer it outgrew.
+//! - Safety across nesting: a child scope bumps in blocks of its own, so a collection of
+//!   the parent can never grow over a child's values, nor a child's over the parent's (the
+//!   problem of bump-scope's advisory GHSA-xhx6-q96x-pf9c cannot arise); the borrow of
+//!   `&Scope` keeps every collection inside its scope's lifetime, and `reset` needs
+//!   `&mut Scope`, so it cannot run while a collection is alive.
+
+use core::alloc::Layout;
+use core::ptr::{self, NonNull};
+
+use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
+
+use crate::scope::lifecycle::Scope;
+
+// Why this impl keeps `Allocator`'s contract:
+// (1) blocks returned by `allocate` are fresh bump allocations or buffer blocks of at
+// least the requested size and alignment, valid until the scope ends (or the buffer is
+// given back); every copy of `&Scope` borrows the scope, so none outlives that memory;
+// (2) moving or copying the `&Scope` does not move the memory; (3) `deallocate`, `grow`
+// and `shrink` only move the bump cursor back when the block is the tip
+// (`Scope::is_tip`), so they never hand out bytes in use; (4) an allocation is a buffer
+// block exactly when its size is above the standard capacity (`is_big`): `allocate`,
+// `grow` and `shrink` put every such size in a buffer and every other size in the bump,
+// and the caller passes a size the allocation fits (between the size asked for and the
+// size returned, both on the same side), so a buffer is resized or freed only as a
+// buffer, by the one collection that owns it (S5).
+// SAFETY: (1) to (4) above.
+unsafe impl Allocator for &Scope<'_> {
+    #[inline]
+    fn allocate(&self, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
+        if is_big(self, layout) {
+            return new_buffer(self, layout);
+        }
+        let ptr = self.try_alloc_layout(layout).map_err(|_| ApiAllocError)?;
+        Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
+    }
+
+    #[inline]
+    unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        if is_big(self, layout) {
+            debug_assert!(self.bump().is_buffer(ptr), "(4): a big allocation is a buffer");
+            // SAFETY: (4): a big allocation is a buffer of this scope; the caller gives
+            // it up.
+            unsafe { self.bump().free_buffer(ptr) };
+            return;
+        }
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.
+        unsafe { self.bump().give_back_tip(ptr, layout) };
+    }
+
+    unsafe fn grow(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        if is_big(self, new_layout) {
+            // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`,
+            // which is no larger than `new_layout`.
+            return unsafe { resize_to_buffer(self, ptr, old_layout, new_layout) };
+        }
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
+        if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        // SAFETY: growing means `old_layout.size() <= new_layout.size()`; `ptr` is live.
+        unsafe { relocate(*self, ptr, new_layout, old_layout.size()) }
+    }
+
+    /// Grows in place at the tip like [`grow`](Allocator::grow) (allocator-api2's default
+    /// would allocate anew and copy), then zeroes the new bytes.
+    unsafe fn grow_zeroed(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        // SAFETY: forwarded from the caller (`ptr` is a live allocation of `old_layout`,
+        // `new_layout` is at least as large).
+        let grown = unsafe { self.grow(ptr, old_layout, new_layout) }?;
+        let old = old_layout.size();
+        // SAFETY: the block holds `new_layout.size() >= old` bytes, all of them ours.
+        let tail = unsafe { grown.cast::<u8>().add(old) };
+        // SAFETY: as above: `new_layout.size() - old` bytes from `tail` are in the block.
+        unsafe { tail.write_bytes(0, new_layout.size() - old) };
+        Ok(grown)
+    }
+
+    unsafe fn shrink(
+        &self,
+        ptr: NonNull<u8>,
+        old_layout: Layout,
+        new_layout: Layout,
+    ) -> Result<NonNull<[u8]>, ApiAllocError> {
+        if is_big(self, new_layout) {
+            // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`,
+            // which is at least as large as `new_layout`, so big as well: a buffer (4).
+            return unsafe { resize_to_buffer(self, ptr, old_layout, new_layout) };
+        }
+        if is_big(self, old_layout) {
+            // Out of its buffer into the bump, and the buffer goes back.
+            // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
+            return unsafe { move_out(self, ptr, old_layout, new_layout) };
+        }
+        // SAFETY: the caller guarantees `ptr` is a live allocation of `old_layout`.
+        if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        if ptr.as_ptr().addr().is_multiple_of(new_layout.align()) {
+            // Not the tip, but already aligned: keep the bytes where they are.
+            return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
+        }
+        // SAFETY: shrinking means `new_layout.size() <= old_layout.size()`; `ptr` is live.
+        unsafe { relocate(*self, ptr, new_layout, new_layout.size()) }
+    }
+}
+
+/// Whether `layout` is too big for a standard block's data: such an allocation is a
+/// buffer block of its own (4).
+#[inline]
+fn is_big(scope: &Scope<'_>, layout: Layout) -> bool {
+    layout.size() > scope.bump().standard_capacity()
+}
+
+/// A new buffer block for a big `layout`, all its bytes offered to the caller.
+fn new_buffer(scope: &Scope<'_>, layout: Layout) -> Result<NonNull<[u8]>, ApiAllocError> {
+    let (ptr, bytes) = scope.bump().alloc_buffer(layout).map_err(|_| ApiAllocError)?;
+    Ok(NonNull::slice_from_raw_parts(ptr, bytes))
+}
+
+/// `grow` or `shrink` to a big `new_layout`: the buffer is reallocated if `ptr` is one
+/// of the same alignment; otherwise the bytes move to a new buffer, and the old
+/// allocation goes back (a buffer at once, a bump allocation if it is the tip).
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of `old_layout` from `scope`; `new_layout` is big. On
+/// success the caller uses only the returned pointer.
+unsafe fn resize_to_buffer(
+    scope: &Scope<'_>,
+    ptr: NonNull<u8>,
+    old_layout: Layout,
+    new_layout: Layout,
+) -> Result<NonNull<[u8]>, ApiAllocError> {
+    if is_big(scope, old_layout) && old_layout.align() == new_layout.align() {
+        // SAFETY: (4): `ptr` is a buffer of this scope, of this alignment, and big
+        // `new_layout` keeps it a buffer; the caller moves to the returned pointer.
+        let (ptr, bytes) =
+            unsafe { scope.bump().grow_buffer(ptr, new_layout) }.map_err(|_| ApiAllocError)?;
+        return Ok(NonNull::slice_from_raw_parts(ptr, bytes));
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { move_out(scope, ptr, old_layout, new_layout) }
+}
+
+/// Moves an allocation to a new one of `new_layout` (a buffer if big, (4)), keeping what
+/// fits of its bytes, and gives the old one back as `deallocate` does (a buffer at once,
+/// a bump allocation if it is the tip).
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of `old_layout` from `scope`. On success the caller uses
+/// only the returned pointer.
+unsafe fn move_out(
+    scope: &Scope<'_>,
+    ptr: NonNull<u8>,
+    old_layout: Layout,
+    new_layout: Layout,
+) -> Result<NonNull<[u8]>, ApiAllocError> {
+    let keep = old_layout.size().min(new_layout.size());
+    // SAFETY: `ptr` is live with `old_layout.size() >= keep` bytes, `keep` fits the new
+    // layout.
+    let new = unsafe { relocate(scope, ptr, new_layout, keep) }?;
+    // SAFETY: a live allocation of `old_layout` from `scope` (caller), copied out above;
+    // the caller uses only the new pointer from here on.
+    unsafe { scope.deallocate(ptr, old_layout) };
+    Ok(new)
+}
+
+/// Allocates `new_layout` from `alloc` and copies the first `keep` bytes of `ptr` there:
+/// the path of `grow` and `shrink` when a block cannot be resized in place (for a scope,
+/// the new block is at the tip).
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
+pub(crate) unsafe fn relocate(
+    alloc: impl Allocator,
+    ptr: NonNull<u8>,
+    new_layout: Layout,
+    keep: usize,
+) -> Result<NonNull<[u8]>, ApiAllocError> {
+    let new = alloc.allocate(new_layout)?;
+    let dst = new.cast::<u8>().as_ptr();
+    // SAFETY: the new block is fresh, so it cannot overlap `ptr`, and both hold `keep`
+    // bytes (caller).
+    unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, keep) };
+    Ok(new)
+}

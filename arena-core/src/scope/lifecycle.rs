@@ -1,0 +1,1620 @@
+//! [`Scope`]: a bump arena whose values live exactly as long as it does.
+//!
+//! # Design
+//!
+//! A scope is a [`Bump`] (the memory: blocks from a [source](crate::bump::source), a cursor, a
+//! limit; see `bump/`) plus the destructor chain ([`drop_list`](crate::scope::drop_list)) and
+//! the typed API. Allocating a value bumps room for it (and for a drop node, when it has
+//! drop glue); when the scope ends it runs the chain, newest first, and the bump hands
+//! every block back.
+//!
+//! # What the borrow checker proves, and what it cannot
+//!
+//! `Scope<'p>` has one lifetime, `'p`: the data its values may borrow. It is *invariant*
+//! and the scope has a `Drop` impl, so dropck makes `'p` outlive the scope itself.
+//!
+//! - Every allocation returns `&'s mut T` where `'s` is a borrow of the scope: no value can
+//!   be used after the scope ends, moved or dropped.
+//! - Values whose destructor will run must satisfy `T: 'p`. A reference to a sibling is a
+//!   borrow of the scope, which cannot outlive the scope's own drop, so `T: 'p` rejects
+//!   exactly the values whose `Drop` could read a sibling that is already gone (the
+//!   typed-arena cycle that scoped-arena accepts and then reads freed memory). Invariance
+//!   matters: were `'p` covariant, `&Scope<'long>` could shrink to `&Scope<'short>` and the
+//!   bound would no longer reach the drop.
+//! - `Copy` values have no destructor, so [`alloc_copy`](Scope::alloc_copy) and the
+//!   `_copy` slice methods need no bound: linked structures of `&'s Node<'s>` go there.
+//! - [`on_exit`](Scope::on_exit) closures are `'p` too, so a callback can capture nothing
+//!   of the scope and can never see a value whose destructor already ran.
+//! - A child scope ([`Scope::scope`]) borrows its parent, so it cannot outlive it; its `'p`
+//!   is that borrow, so its values may borrow the parent's but never the reverse.
+//!
+//! What only a runtime check can catch: limits (bytes of blocks held, per scope and per
+//! pool), sizes that overflow, and the system allocator refusing; the `try_` methods
+//! return those as [`AllocError`] and hand the value back.
+//!
+//! # Invariants
+//!
+//! The memory's invariants S1 to S3 and S5 are the bump's (`bump/`); the scope adds:
+//!
+//! - **(S4) Drop nodes** live in the scope's blocks next to complete values (a node is
+//!   pushed only after its values are written) or an `on_exit` closure; the chain runs
+//!   before any block is released (the bump drops after the scope's `Drop`), newest
+//!   first, each node once.
+//!
+//! # Nested scopes draw their own blocks, or rewind
+//!
+//! APR sub-pools either share the parent's block from a checkpoint or take their own. Both
+//! are here:
+//!
+//! - A child ([`Scope::scope`]) takes its own blocks from the same pool, so the parent
+//!   stays fully usable (no `&mut` borrow, no compile error for using both). The cost is
+//!   one pool pop and push, exactly the cost of a W1 scope, which a pool makes cheap.
+//! - [`Scope::scoped`] runs a closure on the scope itself and rewinds to where it stood
+//!   before (bump-scope's `scoped`): it saves the cursor and the destructor chain's front,
+//!   and afterwards runs the destructors pushed since and moves the cursor back, the cost
+//!   of a [`reset`](Scope::reset) (if the closure panics, its values wait for the next
+//!   reset or the end). It takes `&mut self`, so no reference from before can
+//!   be used inside (the parent is frozen), and the closure gets `&Scope` for a lifetime of
+//!   its own (`for<'a> FnOnce(&'a Scope<'p>) -> R`), so nothing it allocates can leave it
+//!   in `R` or through a captured variable. The cursor moves back when the current block
+//!   is still the one of the start (or the scope had no block then and has one now);
+//!   blocks taken inside stay, with their bytes, until the scope resets or ends (the
+//!   values in them were dropped all the same).
+
+#![expect(clippy::inline_always, reason = "the bump fast path must inline into callers")]
+#![expect(
+    clippy::mut_from_ref,
+    reason = "an arena hands out fresh memory through `&self`, as bumpalo does"
+)]
+
+use core::alloc::Layout;
+use core::fmt;
+use core::marker::PhantomData;
+use core::mem::{self, needs_drop};
+use core::ptr::{self, NonNull};
+
+use crate::alloc_or_init_error::AllocOrInitError;
+use crate::block::info::BlockInfo;
+use crate::block::pool::{BlockCache, BlockPool};
+use crate::bump::Bump;
+use crate::scope::drop_list::{DropList, DropMark, DropNode};
+use crate::error::{AllocError, TryAllocError, fail};
+use crate::scope::view::ScopeRef;
+#[cfg(feature = "std")]
+use crate::block::shared::LocalBlockPool;
+use crate::bump::source::Source;
+
+/// A bump arena whose values are dropped, newest first, when it ends.
+///
+/// Made by [`BlockPool::scope`](crate::BlockPool::scope) (blocks recycled through the pool), by
+/// [`Scope::scope`] (a child), or as an [`Arena`](crate::Arena) (blocks owned outright).
+///
+/// # What is freed when
+///
+/// - Allocating returns `&mut T` borrowed from the scope; it cannot outlive the scope.
+/// - When the scope ends, destructors and [`on_exit`](Self::on_exit) callbacks run in
+///   reverse order of registration, then every block goes back to where it came from.
+///   This happens during unwinding too. Types without drop glue cost nothing at the end.
+/// - If a destructor panics, the rest still run and the blocks are still returned; the
+///   panic then continues (a second panic during that unwinding aborts, as for `Vec`).
+/// - A value is never moved: addresses stay valid until the scope ends.
+///
+/// # Limits
+///
+/// [`set_limit`](Self::set_limit) caps the bytes of blocks the scope holds; a block pool
+/// can cap its own total. Past a limit the `try_` methods return
+/// [`AllocError::LimitReached`] with the value, and the others panic.
+///
+/// # Examples
+///
+/// ```
+/// use arena_kit::BlockPool;
+///
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// let n = scope.alloc(41);
+/// *n += 1;
+/// let name = scope.alloc(String::from("dropped when the scope ends"));
+/// let squares = scope.alloc_slice_fill_with(4, |i| i * i);
+/// assert_eq!((*n, squares.len(), name.len()), (42, 4, 27));
+///
+/// // Linked structures of `Copy` nodes may borrow each other:
+/// #[derive(Clone, Copy)]
+/// struct Node<'a> { value: i32, next: Option<&'a Node<'a>> }
+/// let tail = scope.alloc_copy(Node { value: 2, next: None });
+/// let head = scope.alloc_copy(Node { value: 1, next: Some(tail) });
+/// assert_eq!(head.next.unwrap().value, 2);
+/// ```
+///
+/// A value whose destructor would run may not borrow a sibling:
+///
+/// ```compile_fail,E0597
+/// use arena_kit::BlockPool;
+/// let pool = BlockPool::new();
+/// let scope = pool.scope();
+/// let a = scope.alloc(String::from("a"));
+/// let b = scope.alloc(vec![&*a]); // error: `scope` does not live long enough
+/// ```
+pub struct Scope<'p> {
+    /// The memory: blocks, cursor, limit (S1-S3, S5 live there).
+    bump: Bump<'p>,
+    drops: DropList,
+    /// Invariant in `'p` (see the module docs: covariance would unsound the `T: 'p` bound).
+    _invariant: PhantomData<fn(&'p ()) -> &'p ()>,
+}
+
+/// A snapshot of a scope's counters.
+///
+/// # Examples
+///
+/// ```
+/// let pool = arena_kit::BlockPool::new();
+/// let scope = pool.scope();
+/// scope.alloc(0_u64);
+/// let s = scope.stats();
+/// assert_eq!((s.allocated_bytes, s.reserved_bytes, s.blocks), (8, pool.block_size(), 1));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ScopeStats {
+    /// Bytes handed out, alignment padding included (not the unused tail of a block).
+    pub allocated_bytes: usize,
+    /// Bytes of the blocks the scope holds, headers included.
+    pub reserved_bytes: usize,
+    /// Blocks the scope holds.
+    pub blocks: usize,
+}
+
+/// Where a value (or run of values) goes, and the drop node to link once it is built.
+struct Reserved<T> {
+    data: NonNull<T>,
+    node: Option<NonNull<DropNode>>,
+    /// The whole reservation (node included), its padded layout and the cursor before
+    /// it, to give it back (padding included) when nothing is built after all.
+    base: NonNull<u8>,
+    layout: Layout,
+    before: *mut u8,
+}
+
+impl<T> Clone for Reserved<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Reserved<T> {}
+
+/// Layout of a drop node followed by `value` (padded to its alignment, as the bump
+/// needs), and the value's offset in it.
+fn with_node(value: Layout) -> Result<(Layout, usize), AllocError> {
+    let (layout, offset) =
+        Layout::new::<DropNode>().extend(value).map_err(|_| AllocError::SizeOverflow)?;
+    Ok((layout.pad_to_align(), offset))
+}
+
+impl<'p> Scope<'p> {
+    /// A scope on `source`; a pool's scope starts on the block the last scope gave back
+    /// (the pool's hot block), so its first allocation is a plain bump: a W1 scope then
+    /// costs one take and one give-back of that slot and no slow-path call.
+    #[inline]
+    fn with_source(source: Source<'p>) -> Self {
+        Scope { bump: Bump::new(source), drops: DropList::new(), _invariant: PhantomData }
+    }
+
+    /// A scope drawing blocks from a block pool's cache.
+    #[inline]
+    pub(crate) fn from_pool(pool: &'p BlockCache<'p>) -> Self {
+        Self::with_source(Source::Pool(pool))
+    }
+
+    /// A scope owning its blocks outright (an arena).
+    pub(crate) fn from_system() -> Self {
+        Self::with_source(Source::system())
+    }
+
+    /// The bump allocator, for the collections and the `Allocator` impl.
+    #[inline]
+    pub(crate) fn bump(&self) -> &Bump<'p> {
+        &self.bump
+    }
+
+    /// A `Copy` view of this scope with a single lifetime, for values without destructors:
+    /// what a parser stores where a bumpalo user stores `&'a Bump` (see [`ScopeRef`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let view = scope.view();
+    /// let word: &str = view.alloc_str("let");
+    /// let n: &i32 = view.alloc(7);
+    /// assert_eq!((word, *n), ("let", 7));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn view(&self) -> ScopeRef<'_> {
+        ScopeRef::new(&self.bump)
+    }
+
+    /// Opens a child scope (an APR sub-pool): it takes its own blocks from the same
+    /// source and gives them back when it ends, while this scope stays usable.
+    ///
+    /// The child borrows this scope, so it cannot outlive it, and its values may borrow
+    /// this scope's values; this scope's values can never borrow the child's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let parent = pool.scope();
+    /// let config = parent.alloc(String::from("shared"));
+    /// for i in 0..3 {
+    ///     let child = parent.scope();
+    ///     let line = child.alloc(format!("{config} {i}"));
+    ///     parent.alloc(i); // the parent stays usable
+    ///     assert!(line.ends_with(&i.to_string()));
+    /// } // each child's block goes back to the pool here
+    /// assert_eq!(pool.stats().live_blocks, 1);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::with_source(self.bump.source().child())
+    }
+
+    /// Makes a fresh block that can hold `layout` the current one, before any allocation
+    /// (`Arena::try_with_capacity`).
+    pub(crate) fn try_prepare_block(&self, layout: Layout) -> Result<(), AllocError> {
+        self.bump.prepare(layout)
+    }
+
+    /// Room for one `T`, plus a drop node when `T` has drop glue.
+    #[inline(always)]
+    fn reserve_one<T>(&self) -> Result<Reserved<T>, AllocError> {
+        self.reserve_as::<T>(needs_drop::<T>())
+    }
+
+    /// Room for one `R`, plus a drop node if `with_node`.
+    #[inline(always)]
+    fn reserve_as<R>(&self, with_node: bool) -> Result<Reserved<R>, AllocError> {
+        if with_node {
+            self.reserve_with_node::<R>()
+        } else {
+            let layout = Layout::new::<R>();
+            let before = self.bump.cursor();
+            let base = self.bump.alloc(layout)?;
+            Ok(Reserved { data: base.cast(), node: None, base, layout, before })
+        }
+    }
+
+    /// Room for a drop node followed by one `T`, in one bump.
+    #[inline(always)]
+    fn reserve_with_node<T>(&self) -> Result<Reserved<T>, AllocError> {
+        self.reserve_after_node(Layout::new::<T>())
+    }
+
+    /// Room for a drop node followed by `value` (one `T` or an array of them), in one bump.
+    #[inline(always)]
+    fn reserve_after_node<T>(&self, value: Layout) -> Result<Reserved<T>, AllocError> {
+        let (layout, offset) = with_node(value)?;
+        let before = self.bump.cursor();
+        let base = self.bump.alloc(layout)?;
+        // SAFETY: `offset` is within the `layout` just allocated at `base`.
+        let data = unsafe { base.add(offset) }.cast();
+        Ok(Reserved { data, node: Some(base.cast()), base, layout, before })
+    }
+
+    /// Room for `len` values of `T`, plus a drop node when they need dropping.
+    #[inline]
+    fn reserve_slice<T>(&self, len: usize) -> Result<Reserved<T>, AllocError> {
+        let array = Layout::array::<T>(len).map_err(|_| AllocError::SizeOverflow)?;
+        if needs_drop::<T>() && len > 0 {
+            self.reserve_after_node(array)
+        } else {
+            let before = self.bump.cursor();
+            let base = self.bump.alloc(array)?;
+            Ok(Reserved { data: base.cast(), node: None, base, layout: array, before })
+        }
+    }
+
+    /// Gives an unused reservation back, if nothing was allocated after it (otherwise its
+    /// bytes stay unused until the scope ends).
+    ///
+    /// # Safety
+    ///
+    /// `slot` came from this scope's `reserve_*`, holds no value that anything will use or
+    /// drop, and is not used afterwards.
+    #[inline]
+    unsafe fn give_back<T>(&self, slot: Reserved<T>) {
+        // SAFETY: S3: the reservation is a live allocation of `slot.layout` from this
+        // bump, and its only user gives it up (caller).
+        unsafe { self.bump.give_back_tip_from(slot.before, slot.base, slot.layout) };
+    }
+
+    /// Makes the scope drop `len` values at `data` when it ends (a collection handing its
+    /// elements over): allocates their drop node, if they need one, and links it.
+    ///
+    /// # Safety
+    ///
+    /// The `len` values are initialised, lie in memory that stays allocated until the
+    /// scope ends (this scope's own memory), and from now on nothing but the scope drops
+    /// them or uses them past the scope's end; `T: 'p` (the values may borrow nothing of
+    /// the scope, S4's premise for running their destructors last).
+    pub(crate) unsafe fn adopt<T: 'p>(
+        &self,
+        data: NonNull<T>,
+        len: usize,
+    ) -> Result<(), AllocError> {
+        if needs_drop::<T>() && len > 0 {
+            let node = self.bump.alloc(Layout::new::<DropNode>())?.cast::<DropNode>();
+            // SAFETY: S4: the node is fresh memory in this scope's blocks; the values are
+            // initialised, stay allocated and are dropped by nobody else (caller).
+            unsafe { self.drops.push(node, DropNode::drop_slice(data, len)) };
+        }
+        Ok(())
+    }
+
+    /// Moves `value` into `slot` and links its drop node.
+    ///
+    /// # Safety
+    ///
+    /// `slot` came from `reserve_one::<T>`/`reserve_with_node::<T>` of this scope and is
+    /// used once.
+    #[inline(always)]
+    unsafe fn commit_one<T>(&self, slot: Reserved<T>, value: T) -> &mut T {
+        // SAFETY: (1) S3: the slot is fresh memory for one `T`, aligned, owned by this
+        // scope.
+        unsafe { slot.data.write(value) };
+        if let Some(node) = slot.node {
+            // SAFETY: (2) S4: the node slot lives in this scope's blocks until they are
+            // released, after the chain runs; the value is initialised and only reachable
+            // through the `&mut` returned below, which cannot outlive the scope.
+            unsafe { self.drops.push(node, DropNode::drop_slice(slot.data, 1)) };
+        }
+        // SAFETY: (3) initialised above; borrowed from `self`, so it ends with the scope
+        // (S2, S3).
+        unsafe { &mut *slot.data.as_ptr() }
+    }
+
+    /// Fills `slot` with up to `len` values from `next`, stopping early at `None`; links
+    /// the drop node for the values written. If `next` panics, the values written so far
+    /// are dropped, nothing is linked and the reservation is given back (when nothing was
+    /// allocated after it).
+    ///
+    /// # Safety
+    ///
+    /// `slot` came from `reserve_slice::<T>(len)` of this scope and is used once.
+    #[inline]
+    unsafe fn fill_slice<T>(
+        &self,
+        slot: Reserved<T>,
+        len: usize,
+        mut next: impl FnMut(usize) -> Option<T>,
+    ) -> &mut [T] {
+        // SAFETY: forwarded from the caller.
+        let filled: Result<_, core::convert::Infallible> =
+            unsafe { self.try_fill_slice(slot, len, |i| next(i).map(Ok)) };
+        match filled {
+            Ok(slice) => slice,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`fill_slice`](Self::fill_slice) whose values may fail to build: at the first
+    /// `Some(Err(e))` the values written so far are dropped, the reservation is given back
+    /// (when nothing was allocated after it) and `e` is returned.
+    ///
+    /// # Safety
+    ///
+    /// As [`fill_slice`](Self::fill_slice).
+    unsafe fn try_fill_slice<T, E>(
+        &self,
+        slot: Reserved<T>,
+        len: usize,
+        mut next: impl FnMut(usize) -> Option<Result<T, E>>,
+    ) -> Result<&mut [T], E> {
+        /// Drops the initialised prefix and gives the reservation back if `next` panics
+        /// or fails.
+        struct Partial<'a, 'p, T> {
+            scope: &'a Scope<'p>,
+            slot: Reserved<T>,
+            init: usize,
+        }
+        impl<T> Drop for Partial<'_, '_, T> {
+            fn drop(&mut self) {
+                let init = ptr::slice_from_raw_parts_mut(self.slot.data.as_ptr(), self.init);
+                // SAFETY: exactly the first `init` values were written, and nothing else
+                // will drop them: the node was not linked and no reference escaped.
+                unsafe { ptr::drop_in_place(init) };
+                // SAFETY: the values were just dropped and the node was never linked, so
+                // the reservation holds nothing in use (if a destructor above panicked,
+                // this does not run: the bytes then simply stay unused).
+                unsafe { self.scope.give_back(self.slot) };
+            }
+        }
+
+        let mut partial = Partial { scope: self, slot, init: 0 };
+        while partial.init < len {
+            let value = match next(partial.init) {
+                None => break,
+                Some(Ok(value)) => value,
+                Some(Err(e)) => return Err(e), // `partial` cleans up
+            };
+            // SAFETY: `init < len` and the slot holds `len` values.
+            let place = unsafe { slot.data.add(partial.init) };
+            // SAFETY: `place` is in the slot, aligned and not yet initialised.
+            unsafe { place.write(value) };
+            partial.init += 1;
+        }
+        let init = partial.init;
+        mem::forget(partial);
+        if let (Some(node), true) = (slot.node, init > 0) {
+            // SAFETY: S4: the node slot lives in this scope's blocks; the `init` values are
+            // initialised and only reachable through the slice returned below.
+            unsafe { self.drops.push(node, DropNode::drop_slice(slot.data, init)) };
+        }
+        // SAFETY: `init` values are initialised, aligned, in memory owned by the scope
+        // and handed out once (S3); the slice borrows `self`.
+        Ok(unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), init) })
+    }
+
+    // ----- single values ------------------------------------------------------------
+
+    /// Moves `value` into the scope; it is dropped when the scope ends.
+    ///
+    /// **Linked nodes (trees, graphs, ASTs) of `&'s Node<'s>` go through
+    /// [`alloc_copy`](Self::alloc_copy) or a [`view`](Self::view), not `alloc`.** `T: 'p`:
+    /// a value whose destructor will run may borrow data that outlives the scope, never the
+    /// scope's own values (whose destructors could already have run by the time this one
+    /// runs). A node that points at a sibling through `alloc` fails with
+    ///
+    /// ```text
+    /// error[E0621]: explicit lifetime required in the type of `scope`
+    ///   |     scope.alloc(Node { value, next })
+    ///   |     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ lifetime `'s` required
+    /// help: add explicit lifetime `'s` to the type of `scope`: `&'s Scope<'s>`
+    /// ```
+    ///
+    /// and following the help leads to worse errors. Make the node `Copy` (it has no
+    /// destructor to run) and allocate it with `alloc_copy`, or keep a
+    /// [`ScopeRef<'s>`](ScopeRef) (one lifetime) in your builder.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached; out of memory goes to `handle_alloc_error`, like `Box::new`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let v = scope.alloc(vec![1, 2, 3]);
+    /// v.push(4);
+    /// assert_eq!(v.len(), 4);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn alloc<T: 'p>(&self, value: T) -> &mut T {
+        let slot = match self.reserve_one::<T>() {
+            Ok(slot) => slot,
+            Err(e) => fail(e),
+        };
+        // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+        unsafe { self.commit_one(slot, value) }
+    }
+
+    /// Like [`alloc`](Self::alloc), but hands `value` back if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::LimitReached`] (scope or pool limit) or [`AllocError::OutOfMemory`],
+    /// with the value inside the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(*scope.try_alloc(5).unwrap(), 5);
+    /// scope.set_limit(Some(0));
+    /// let big = [7_u8; 10_000]; // needs a second block, past the limit
+    /// assert_eq!(scope.try_alloc(big).unwrap_err().into_value()[0], 7);
+    /// ```
+    #[inline]
+    pub fn try_alloc<T: 'p>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
+        match self.reserve_one::<T>() {
+            // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+            Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
+    }
+
+    /// Builds the value in place: reserves room, then calls `f` and writes its result
+    /// there, which lets the optimiser construct large values without a stack copy.
+    ///
+    /// If `f` panics nothing is registered (the reserved bytes are simply unused). `f` may
+    /// itself allocate in this scope.
+    ///
+    /// # Panics
+    ///
+    /// If `f` panics, or a limit is reached (before `f` is called).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let table = scope.alloc_with(|| [0_u64; 512]);
+    /// table[511] = 1;
+    /// assert_eq!(table.iter().sum::<u64>(), 1);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn alloc_with<T: 'p, F: FnOnce() -> T>(&self, f: F) -> &mut T {
+        let slot = match self.reserve_one::<T>() {
+            Ok(slot) => slot,
+            Err(e) => fail(e),
+        };
+        // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+        unsafe { self.commit_one(slot, f()) }
+    }
+
+    /// Like [`alloc_with`](Self::alloc_with), but hands the closure back, uncalled, if
+    /// there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc), with `f` inside the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let f = scope.try_alloc_with(|| 3).unwrap_err().into_value();
+    /// assert_eq!(f(), 3);
+    /// ```
+    #[inline]
+    pub fn try_alloc_with<T: 'p, F: FnOnce() -> T>(
+        &self,
+        f: F,
+    ) -> Result<&mut T, TryAllocError<F>> {
+        match self.reserve_one::<T>() {
+            // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+            Ok(slot) => Ok(unsafe { self.commit_one(slot, f()) }),
+            Err(e) => Err(TryAllocError::new(e, f)),
+        }
+    }
+
+    /// Builds the value in place with a constructor that may fail (bumpalo's
+    /// `alloc_try_with`): on `Ok` the value is in the scope, dropped when it ends; on
+    /// `Err` the error comes back and the room is given back, so nothing is left
+    /// allocated (unless `f` itself allocated in this scope: then the room stays unused
+    /// until the scope ends).
+    ///
+    /// Room for a `Result<T, E>` is reserved and `f`'s result written there, so a large
+    /// value can be built without a copy on the stack; on success the `Result`'s bytes
+    /// beyond `T` stay unused.
+    ///
+    /// # Errors
+    ///
+    /// `f`'s error.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached (before `f` is called), or `f` panics (the room is given
+    /// back then too).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let port: &mut u16 = scope.alloc_try_with(|| "8080".parse::<u16>()).unwrap();
+    /// assert_eq!(*port, 8080);
+    ///
+    /// let used = scope.stats().allocated_bytes;
+    /// assert!(scope.alloc_try_with(|| "eighty".parse::<u16>()).is_err());
+    /// assert_eq!(scope.stats().allocated_bytes, used); // nothing left allocated
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_try_with<T: 'p, E, F: FnOnce() -> Result<T, E>>(&self, f: F) -> Result<&mut T, E> {
+        match self.try_alloc_try_with(f) {
+            Ok(value) => Ok(value),
+            Err(AllocOrInitError::Init(e)) => Err(e),
+            Err(AllocOrInitError::Alloc(e)) => fail(e.error()),
+        }
+    }
+
+    /// Like [`alloc_try_with`](Self::alloc_try_with), but hands the closure back,
+    /// uncalled, if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocOrInitError::Alloc`] (with `f`) as [`try_alloc`](Self::try_alloc), or
+    /// [`AllocOrInitError::Init`] with `f`'s error (the room is given back then).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::AllocOrInitError;
+    ///
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// match scope.try_alloc_try_with(|| "x".parse::<u8>()) {
+    ///     Err(AllocOrInitError::Init(e)) => assert_eq!(e.to_string(), "invalid digit found in string"),
+    ///     _ => unreachable!(),
+    /// }
+    /// scope.set_limit(Some(0));
+    /// let f = match scope.try_alloc_try_with(|| "7".parse::<u8>()) {
+    ///     Err(AllocOrInitError::Alloc(e)) => e.into_value(),
+    ///     _ => unreachable!("no block may be taken"),
+    /// };
+    /// assert_eq!(f(), Ok(7)); // handed back, uncalled
+    /// ```
+    pub fn try_alloc_try_with<T: 'p, E, F: FnOnce() -> Result<T, E>>(
+        &self,
+        f: F,
+    ) -> Result<&mut T, AllocOrInitError<E, F>> {
+        /// Gives the room back if `f` panics.
+        struct GiveBack<'a, 'p, R> {
+            scope: &'a Scope<'p>,
+            slot: Reserved<R>,
+        }
+        impl<R> Drop for GiveBack<'_, '_, R> {
+            fn drop(&mut self) {
+                // SAFETY: `f` panicked before anything was written to the slot.
+                unsafe { self.scope.give_back(self.slot) };
+            }
+        }
+
+        // The node, if any, drops the `T` inside the `Result`; `E` is moved out on error.
+        let slot = match self.reserve_as::<Result<T, E>>(needs_drop::<T>()) {
+            Ok(slot) => slot,
+            Err(e) => return Err(AllocOrInitError::Alloc(TryAllocError::new(e, f))),
+        };
+        let guard = GiveBack { scope: self, slot };
+        // SAFETY: S3: the slot is fresh memory for one `Result<T, E>`, aligned, owned by
+        // this scope.
+        unsafe { slot.data.write(f()) };
+        mem::forget(guard);
+        // SAFETY: initialised just above; nothing else refers to the slot.
+        if let Ok(value) = unsafe { &mut *slot.data.as_ptr() } {
+            let value = NonNull::from(value);
+            if let Some(node) = slot.node {
+                // SAFETY: S4: the node lives in this scope's blocks; the value is
+                // initialised and only reachable through the `&mut` returned below.
+                unsafe { self.drops.push(node, DropNode::drop_slice(value, 1)) };
+            }
+            // SAFETY: initialised, borrowed from `self` (S2, S3).
+            return Ok(unsafe { &mut *value.as_ptr() });
+        }
+        // SAFETY: the `Result` (an error) is read out once and its slot never used again.
+        let Err(e) = (unsafe { slot.data.read() }) else {
+            unreachable!("the result was just matched as an error")
+        };
+        // SAFETY: the slot's only content was moved out just above.
+        unsafe { self.give_back(slot) };
+        Err(AllocOrInitError::Init(e))
+    }
+
+    /// Moves a `Copy` value into the scope. `Copy` values have no destructor, so they may
+    /// borrow other values of this scope: the way to build linked structures.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// #[derive(Clone, Copy)]
+    /// struct Tree<'a> { left: Option<&'a Tree<'a>>, right: Option<&'a Tree<'a>> }
+    ///
+    /// fn check(t: &Tree<'_>) -> usize {
+    ///     1 + t.left.map_or(0, check) + t.right.map_or(0, check)
+    /// }
+    ///
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let leaf = scope.alloc_copy(Tree { left: None, right: None });
+    /// let root = scope.alloc_copy(Tree { left: Some(leaf), right: Some(leaf) });
+    /// assert_eq!(check(root), 3);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn alloc_copy<T: Copy>(&self, value: T) -> &mut T {
+        let slot = match self.reserve_one::<T>() {
+            Ok(slot) => slot,
+            Err(e) => fail(e),
+        };
+        // SAFETY: a fresh slot from `reserve_one::<T>`, used once (no node: `T: Copy`).
+        unsafe { self.commit_one(slot, value) }
+    }
+
+    /// Like [`alloc_copy`](Self::alloc_copy), but hands `value` back if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(*scope.try_alloc_copy(1.5_f64).unwrap(), 1.5);
+    /// ```
+    #[inline]
+    pub fn try_alloc_copy<T: Copy>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
+        match self.reserve_one::<T>() {
+            // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+            Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
+    }
+
+    // ----- slices and strings ---------------------------------------------------------
+
+    /// Copies a slice into the scope.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = scope.alloc_slice_copy(&[1, 2, 3]);
+    /// s[0] = 10;
+    /// assert_eq!(s, &[10, 2, 3]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_copy<T: Copy>(&self, src: &[T]) -> &mut [T] {
+        self.try_alloc_slice_copy(src).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_copy`](Self::alloc_slice_copy), returning an error instead of
+    /// panicking.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::SizeOverflow`], [`AllocError::LimitReached`],
+    /// [`AllocError::LayoutTooLarge`] or [`AllocError::OutOfMemory`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_slice_copy(b"abc").unwrap(), b"abc");
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_copy<T: Copy>(&self, src: &[T]) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(src.len())?;
+        // SAFETY: the slot holds `src.len()` values of `T` and is fresh (S3), so it cannot
+        // overlap `src`.
+        unsafe { ptr::copy_nonoverlapping(src.as_ptr(), slot.data.as_ptr(), src.len()) };
+        // SAFETY: initialised just above, owned by the scope and handed out once (S3);
+        // `T: Copy` needs no drop node.
+        Ok(unsafe { core::slice::from_raw_parts_mut(slot.data.as_ptr(), src.len()) })
+    }
+
+    /// A slice of `len` copies of `value`.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.alloc_slice_fill_copy(3, 'x'), &['x', 'x', 'x']);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_copy<T: Copy>(&self, len: usize, value: T) -> &mut [T] {
+        self.try_alloc_slice_fill_copy(len, value).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_fill_copy`](Self::alloc_slice_fill_copy), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert!(scope.try_alloc_slice_fill_copy(usize::MAX, 0_u32).is_err());
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_copy<T: Copy>(
+        &self,
+        len: usize,
+        value: T,
+    ) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(len)?;
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, len, |_| Some(value)) })
+    }
+
+    /// Clones every element of `src` into the scope. If a `clone` panics, the clones made
+    /// so far are dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `T::clone` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let names = scope.alloc_slice_clone(&[String::from("a"), String::from("b")]);
+    /// names[1].push('!');
+    /// assert_eq!(names, &["a", "b!"]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_clone<T: Clone + 'p>(&self, src: &[T]) -> &mut [T] {
+        self.try_alloc_slice_clone(src).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_clone`](Self::alloc_slice_clone), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy); nothing is cloned then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_slice_clone(&[vec![1]]).unwrap()[0], [1]);
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_clone<T: Clone + 'p>(&self, src: &[T]) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(src.len())?;
+        // SAFETY: a fresh slot of `src.len()` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, src.len(), |i| Some(src[i].clone())) })
+    }
+
+    /// A slice of `len` clones of `value`. If a `clone` panics, the clones made so far
+    /// are dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `T::clone` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let rows = scope.alloc_slice_fill_clone(3, &vec![0_u8; 4]);
+    /// rows[1][0] = 9;
+    /// assert_eq!(rows, &[vec![0; 4], vec![9, 0, 0, 0], vec![0; 4]]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_clone<T: Clone + 'p>(&self, len: usize, value: &T) -> &mut [T] {
+        self.try_alloc_slice_fill_clone(len, value).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_fill_clone`](Self::alloc_slice_fill_clone), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy); nothing is cloned then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert!(scope.try_alloc_slice_fill_clone(usize::MAX, &String::new()).is_err());
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_clone<T: Clone + 'p>(
+        &self,
+        len: usize,
+        value: &T,
+    ) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(len)?;
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, len, |_| Some(value.clone())) })
+    }
+
+    /// A slice of `len` default values.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `T::default` panics (the values made
+    /// so far are dropped).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let names = scope.alloc_slice_fill_default::<String>(2);
+    /// names[0].push_str("first");
+    /// assert_eq!(names, &["first", ""]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_default<T: Default + 'p>(&self, len: usize) -> &mut [T] {
+        self.try_alloc_slice_fill_default(len).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_slice_fill_default`](Self::alloc_slice_fill_default), returning an
+    /// error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_slice_fill_default::<u8>(3).unwrap(), &[0, 0, 0]);
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_default<T: Default + 'p>(
+        &self,
+        len: usize,
+    ) -> Result<&mut [T], AllocError> {
+        let slot = self.reserve_slice::<T>(len)?;
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        Ok(unsafe { self.fill_slice(slot, len, |_| Some(T::default())) })
+    }
+
+    /// A slice of `len` values, the `i`-th built by `f(i)`. If `f` panics, the values
+    /// built so far are dropped.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows, a limit is reached, or `f` panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let labels = scope.alloc_slice_fill_with(3, |i| format!("#{i}"));
+    /// assert_eq!(labels, &["#0", "#1", "#2"]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_slice_fill_with<T: 'p, F: FnMut(usize) -> T>(&self, len: usize, f: F) -> &mut [T] {
+        self.try_alloc_slice_fill_with(len, f).unwrap_or_else(|e| fail(e.error()))
+    }
+
+    /// Like [`alloc_slice_fill_with`](Self::alloc_slice_fill_with), but hands the closure
+    /// back, uncalled, if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy), with `f` inside the
+    /// [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let err = scope.try_alloc_slice_fill_with(usize::MAX, |i| i).unwrap_err();
+    /// assert_eq!(err.error(), arena_kit::AllocError::SizeOverflow);
+    /// ```
+    #[inline]
+    pub fn try_alloc_slice_fill_with<T: 'p, F: FnMut(usize) -> T>(
+        &self,
+        len: usize,
+        mut f: F,
+    ) -> Result<&mut [T], TryAllocError<F>> {
+        match self.reserve_slice::<T>(len) {
+            // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+            Ok(slot) => Ok(unsafe { self.fill_slice(slot, len, |i| Some(f(i))) }),
+            Err(e) => Err(TryAllocError::new(e, f)),
+        }
+    }
+
+    /// A slice of `len` values built by `f(i)`, which may fail (bumpalo's
+    /// `alloc_slice_try_fill_with`): at the first error the values built so far are
+    /// dropped, the room is given back (unless `f` allocated in this scope meanwhile), and
+    /// the error comes back.
+    ///
+    /// # Errors
+    ///
+    /// `f`'s first error.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached (before `f` is called), or `f` panics
+    /// (cleaned up as for an error).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let words = ["1", "2", "3"];
+    /// let ok = scope.alloc_slice_try_fill_with(3, |i| words[i].parse::<u32>()).unwrap();
+    /// assert_eq!(ok, &[1, 2, 3]);
+    ///
+    /// let used = scope.stats().allocated_bytes;
+    /// let bad = ["1", "two"];
+    /// assert!(scope.alloc_slice_try_fill_with(2, |i| bad[i].parse::<u32>()).is_err());
+    /// assert_eq!(scope.stats().allocated_bytes, used);
+    /// ```
+    #[track_caller]
+    pub fn alloc_slice_try_fill_with<T: 'p, E>(
+        &self,
+        len: usize,
+        mut f: impl FnMut(usize) -> Result<T, E>,
+    ) -> Result<&mut [T], E> {
+        let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        unsafe { self.try_fill_slice(slot, len, |i| Some(f(i))) }
+    }
+
+    /// Collects an iterator of `Result`s that knows its length into a slice, stopping at
+    /// the first error (bumpalo's `alloc_slice_try_fill_iter`), cleaned up as in
+    /// [`alloc_slice_try_fill_with`](Self::alloc_slice_try_fill_with).
+    ///
+    /// # Errors
+    ///
+    /// The iterator's first error.
+    ///
+    /// # Panics
+    ///
+    /// If the size overflows or a limit is reached, or the iterator panics.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let parsed = scope.alloc_slice_try_fill_iter(["4", "2"].map(str::parse::<u8>));
+    /// assert_eq!(parsed.unwrap(), &[4, 2]);
+    /// assert!(scope.alloc_slice_try_fill_iter(["4", "x"].map(str::parse::<u8>)).is_err());
+    /// ```
+    #[track_caller]
+    pub fn alloc_slice_try_fill_iter<T: 'p, E, I>(&self, iter: I) -> Result<&mut [T], E>
+    where
+        I: IntoIterator<Item = Result<T, E>>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let mut iter = iter.into_iter();
+        let len = iter.len();
+        let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
+        // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+        unsafe { self.try_fill_slice(slot, len, |_| iter.next()) }
+    }
+
+    /// Collects an iterator into a slice in the scope.
+    ///
+    /// When the iterator reports an exact size the values go straight into the scope;
+    /// otherwise they are gathered in a temporary `Vec` first and then moved. An iterator
+    /// that ends before its reported size gives a shorter slice; items past it are left
+    /// unconsumed.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached or the iterator panics (values taken so far are dropped).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let evens = scope.alloc_from_iter((0..10).filter(|n| n % 2 == 0));
+    /// assert_eq!(evens, &[0, 2, 4, 6, 8]);
+    /// ```
+    #[track_caller]
+    pub fn alloc_from_iter<T: 'p, I: IntoIterator<Item = T>>(&self, iter: I) -> &mut [T] {
+        let mut iter = iter.into_iter();
+        match iter.size_hint() {
+            (lo, Some(hi)) if lo == hi => {
+                let slot = self.reserve_slice::<T>(lo).unwrap_or_else(|e| fail(e));
+                // SAFETY: a fresh slot of `lo` values from `reserve_slice`, used once.
+                unsafe { self.fill_slice(slot, lo, |_| iter.next()) }
+            }
+            _ => {
+                let gathered: alloc::vec::Vec<T> = iter.collect();
+                let len = gathered.len();
+                let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
+                let mut values = gathered.into_iter();
+                // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+                unsafe { self.fill_slice(slot, len, |_| values.next()) }
+            }
+        }
+    }
+
+    /// Like [`alloc_from_iter`](Self::alloc_from_iter) for iterators that know their
+    /// length, handing the iterator back, untouched, if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy), with the iterator inside
+    /// the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let words = scope.try_alloc_from_iter(["a", "b"].map(String::from)).unwrap();
+    /// assert_eq!(words.len(), 2);
+    /// ```
+    pub fn try_alloc_from_iter<T: 'p, I>(
+        &self,
+        iter: I,
+    ) -> Result<&mut [T], TryAllocError<I::IntoIter>>
+    where
+        I: IntoIterator<Item = T>,
+        I::IntoIter: ExactSizeIterator,
+    {
+        let mut iter = iter.into_iter();
+        let len = iter.len();
+        match self.reserve_slice::<T>(len) {
+            // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
+            Ok(slot) => Ok(unsafe { self.fill_slice(slot, len, |_| iter.next()) }),
+            Err(e) => Err(TryAllocError::new(e, iter)),
+        }
+    }
+
+    /// Copies a string into the scope.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = scope.alloc_str("arena");
+    /// s.make_ascii_uppercase();
+    /// assert_eq!(s, "ARENA");
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_str(&self, s: &str) -> &mut str {
+        self.try_alloc_str(s).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_str`](Self::alloc_str), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc_slice_copy`](Self::try_alloc_slice_copy).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.try_alloc_str("").unwrap(), "");
+    /// ```
+    #[inline]
+    pub fn try_alloc_str(&self, s: &str) -> Result<&mut str, AllocError> {
+        let bytes = self.try_alloc_slice_copy(s.as_bytes())?;
+        // SAFETY: the bytes were copied from a `str`, so they are valid UTF-8.
+        Ok(unsafe { core::str::from_utf8_unchecked_mut(bytes) })
+    }
+
+    /// Raw memory for `layout`, valid (and never reused) until the scope ends.
+    ///
+    /// The bytes are uninitialised and nothing is dropped: this is the building block for
+    /// collections and the `Allocator` trait. Zero-sized layouts get a dangling,
+    /// well-aligned pointer.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached or the layout is too large with the block header.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let p = scope.alloc_layout(Layout::from_size_align(100, 4096).unwrap());
+    /// assert_eq!(p.as_ptr() as usize % 4096, 0);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn alloc_layout(&self, layout: Layout) -> NonNull<u8> {
+        self.bump.alloc(layout.pad_to_align()).unwrap_or_else(|e| fail(e))
+    }
+
+    /// Like [`alloc_layout`](Self::alloc_layout), returning an error.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::LimitReached`], [`AllocError::LayoutTooLarge`] or
+    /// [`AllocError::OutOfMemory`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::alloc::Layout;
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let huge = Layout::from_size_align(isize::MAX as usize - 15, 16).unwrap();
+    /// assert!(scope.try_alloc_layout(huge).is_err());
+    /// ```
+    #[inline]
+    pub fn try_alloc_layout(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
+        self.bump.alloc(layout.pad_to_align())
+    }
+
+    // ----- cleanup --------------------------------------------------------------------
+
+    /// Registers `f` to run when the scope ends (APR's cleanup registration), in LIFO
+    /// order together with the destructors of the scope's values: a callback registered
+    /// after a value runs before that value is dropped. Runs during unwinding too.
+    ///
+    /// `F: 'p` means a callback can capture nothing of the scope itself, so it can never
+    /// observe a value whose destructor already ran.
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached (`f` is dropped uncalled then; see
+    /// [`try_on_exit`](Self::try_on_exit)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::cell::RefCell;
+    ///
+    /// let log = RefCell::new(Vec::new());
+    /// let pool = arena_kit::BlockPool::new();
+    /// {
+    ///     let scope = pool.scope();
+    ///     scope.on_exit(|| log.borrow_mut().push("first registered"));
+    ///     scope.on_exit(|| log.borrow_mut().push("last registered"));
+    /// }
+    /// assert_eq!(*log.borrow(), ["last registered", "first registered"]);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn on_exit<F: FnOnce() + 'p>(&self, f: F) {
+        if let Err(e) = self.try_on_exit(f) {
+            fail(e.error())
+        }
+    }
+
+    /// Like [`on_exit`](Self::on_exit), handing the callback back if there is no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc), with `f` inside the [`TryAllocError`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let called = std::cell::Cell::new(false);
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(0));
+    /// let f = match scope.try_on_exit(|| called.set(true)) {
+    ///     Ok(()) => unreachable!("no block may be taken"),
+    ///     Err(e) => e.into_value(),
+    /// };
+    /// f(); // handed back, uncalled: the caller decides
+    /// assert!(called.get());
+    /// ```
+    #[inline]
+    pub fn try_on_exit<F: FnOnce() + 'p>(&self, f: F) -> Result<(), TryAllocError<F>> {
+        let slot = match self.reserve_with_node::<F>() {
+            Ok(slot) => slot,
+            Err(e) => return Err(TryAllocError::new(e, f)),
+        };
+        // SAFETY: the slot is fresh memory for one `F`, aligned, owned by this scope.
+        unsafe { slot.data.write(f) };
+        if let Some(node) = slot.node {
+            // SAFETY: S4: the closure is initialised, the node lives in this scope's
+            // blocks until the chain has run, and nothing else can reach its bytes.
+            unsafe { self.drops.push(node, DropNode::call_once(slot.data)) };
+        }
+        Ok(())
+    }
+
+    // ----- limits and counters ------------------------------------------------------------
+
+    /// The limit on bytes of blocks this scope holds, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// assert_eq!(pool.scope().limit(), None);
+    /// ```
+    #[must_use]
+    pub fn limit(&self) -> Option<usize> {
+        self.bump.limit()
+    }
+
+    /// Limits the bytes of blocks this scope may hold (headers included).
+    ///
+    /// Checked only when a new block is needed, so it costs nothing per allocation and
+    /// counts whole blocks: with a pool of 8 KiB blocks a limit of 10 000 bytes allows
+    /// one block. Lowering it below what is held frees nothing that is in use; it stops
+    /// further growth. A scope that has allocated nothing yet gives back the block it
+    /// may have started with (see [`BlockPool::scope`](crate::BlockPool::scope)) if the limit is below it, so a
+    /// limit set right after creation holds from the first byte.
+    ///
+    /// The first limit set on a scope allocates the scope's bookkeeping for more than one
+    /// block (a few words, which a scope also makes when it takes a second block) with the
+    /// global allocator; like `Box::new`, this aborts if the system refuses them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.set_limit(Some(pool.block_size()));
+    /// scope.alloc([0_u8; 4000]);
+    /// scope.alloc([0_u8; 4000]);
+    /// assert!(scope.try_alloc([0_u8; 4000]).is_err()); // would need a second block
+    /// ```
+    pub fn set_limit(&self, limit: Option<usize>) {
+        self.bump.set_limit(limit);
+    }
+
+    /// The scope's counters now.
+    ///
+    /// A scope made from a pool may start with the block the previous scope gave back
+    /// (so `blocks` can be 1 before the first allocation); one made from a pool that has
+    /// none takes its first block when it first allocates.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// assert_eq!(scope.stats().blocks, 0); // nothing taken before the first allocation
+    /// scope.alloc_str("abc");
+    /// assert_eq!(scope.stats().allocated_bytes, 3);
+    /// ```
+    #[must_use]
+    pub fn stats(&self) -> ScopeStats {
+        let stats = self.bump.stats();
+        ScopeStats {
+            allocated_bytes: stats.allocated_bytes,
+            reserved_bytes: stats.reserved_bytes,
+            blocks: stats.blocks,
+        }
+    }
+
+    /// Bytes left in the current block: what can be allocated (alignment padding
+    /// included) before the scope takes another block. 0 before the first block
+    /// (bumpalo's `chunk_capacity`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.alloc(0_u8);
+    /// let room = scope.block_room();
+    /// scope.alloc_slice_fill_copy(room, 0_u8); // fills the block exactly
+    /// assert_eq!((scope.block_room(), scope.stats().blocks), (0, 1));
+    /// ```
+    #[must_use]
+    #[inline]
+    pub fn block_room(&self) -> usize {
+        self.bump.room()
+    }
+
+    /// The blocks the scope holds now: the current one first, then the older ones (newest
+    /// first), then the blocks of growing collections. A snapshot: allocating while
+    /// iterating does not change it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{BlockKind, BlockPool};
+    ///
+    /// let pool = BlockPool::new();
+    /// let scope = pool.scope();
+    /// for _ in 0..3 {
+    ///     scope.alloc([0_u8; 3000]); // 2 fit in a block of 8 KiB
+    /// }
+    /// let blocks: Vec<_> = scope.blocks().collect();
+    /// assert_eq!(blocks.len(), 2);
+    /// assert_eq!((blocks[0].kind, blocks[1].kind), (BlockKind::Current, BlockKind::Retired));
+    /// let held: usize = blocks.iter().map(|b| b.size).sum();
+    /// assert_eq!(held, scope.stats().reserved_bytes);
+    /// ```
+    #[must_use]
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockInfo> + use<> {
+        self.bump.block_infos().into_iter()
+    }
+
+    /// Drops every value and runs every callback now, keeps the current block for reuse
+    /// and gives the others back: bumpalo's `reset`, with destructors.
+    ///
+    /// Takes `&mut self`, so no reference into the scope survives it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let mut scope = pool.scope();
+    /// for round in 0..3 {
+    ///     let v = scope.alloc(vec![round; 100]);
+    ///     assert_eq!(v[0], round);
+    ///     scope.reset();
+    /// }
+    /// assert_eq!(scope.stats().blocks, 1);
+    /// ```
+    #[inline]
+    pub fn reset(&mut self) {
+        if !self.drops.is_empty() {
+            // SAFETY: S4: `&mut self`: no reference to any value survives, and the nodes
+            // live in blocks that are still held.
+            unsafe { self.drops.run_all() };
+        }
+        // SAFETY: S2, S3: `&mut self`: no reference into the scope's memory survives
+        // (values, collections and their buffers all borrow the scope), and every value
+        // was dropped just above.
+        unsafe { self.bump.rewind() };
+    }
+
+    /// Runs `f` on this scope, then drops everything `f` allocated, runs the callbacks it
+    /// registered and gives its memory back for the next allocation: a nested scope with
+    /// no block of its own, bump-scope's `scoped`. It costs what a
+    /// [`reset`](Self::reset) costs.
+    ///
+    /// The closure gets the scope for a lifetime of its own, so nothing it allocates can
+    /// be returned or stored outside; `&mut self` means nothing allocated before can be
+    /// used inside (use [`scope`](Self::scope) for a child that lets the parent allocate
+    /// too). If what `f` allocated took new blocks, the values are still dropped at the
+    /// end, but those blocks and their bytes stay until the scope resets or ends (and if
+    /// a new block became the current one, the old one's tail is not reclaimed either).
+    /// If `f` panics, nothing is rewound: its values are dropped, and their bytes given
+    /// back, at the scope's next reset or its end. Inside, `f` can open a child scope
+    /// ([`scope`](Self::scope)) but not a nested `scoped`, which needs `&mut`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let mut scope = pool.scope();
+    /// let total: usize = (0..1000)
+    ///     .map(|n| scope.scoped(|s| s.alloc(vec![n; 16]).iter().sum::<usize>()))
+    ///     .sum();
+    /// assert_eq!(total, 16 * (999 * 1000 / 2));
+    /// // Every round reused the same bytes.
+    /// assert_eq!(scope.stats().allocated_bytes, 0);
+    /// ```
+    ///
+    /// What `f` allocates cannot leave it:
+    ///
+    /// ```compile_fail,E0521
+    /// let pool = arena_kit::BlockPool::new();
+    /// let mut scope = pool.scope();
+    /// let mut escaped: Option<&mut u32> = None;
+    /// scope.scoped(|s| escaped = Some(s.alloc(1_u32)));
+    /// ```
+    #[inline]
+    pub fn scoped<R>(&mut self, f: impl FnOnce(&Scope<'p>) -> R) -> R {
+        let drops = self.drops.mark();
+        let bump = self.bump.mark();
+        // No guard: if `f` panics, its values simply stay (S4 runs them at the next
+        // reset or the end) and so do its bytes. A guard would keep the marks in memory
+        // across every call `f` makes, which cost W1 a fifth of its round.
+        let result = f(self);
+        if !self.drops.is_at(drops) {
+            // SAFETY: `drops` was taken just above, before `f`, which could not run the
+            // nodes linked then (it had `&Scope` only, and earlier values were out of
+            // its reach under `&mut self`); `f` has returned, so no reference to what it
+            // allocated is used again.
+            unsafe { self.run_drops_until(drops) };
+        }
+        // SAFETY: S3: everything allocated since the bump mark belongs to `f`, whose
+        // borrow has ended and whose values were dropped just above.
+        unsafe { self.bump.rewind_to(&bump) };
+        result
+    }
+
+    /// Runs the destructors pushed since `mark`, out of line (S4): the slow path of
+    /// [`scoped`](Self::scoped) and of the scope's end.
+    ///
+    /// # Safety
+    ///
+    /// `mark` came from this scope's drop chain, the nodes linked then are still linked,
+    /// and no reference to a value whose node was pushed since is used again.
+    #[inline(never)]
+    unsafe fn run_drops_until(&mut self, mark: DropMark) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.drops.run_until(mark) };
+    }
+}
+
+impl BlockPool {
+    /// Opens a scope that draws its blocks from this pool and gives them back when it
+    /// ends.
+    ///
+    /// If the pool has a block that a scope just gave back (its "hot" block), the new
+    /// scope starts with it, so its first allocation is a plain bump; otherwise it takes
+    /// a block at its first allocation.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = scope.alloc_str("hello");
+    /// assert_eq!(s, "hello");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::from_pool(self.cache())
+    }
+}
+
+#[cfg(feature = "std")]
+impl LocalBlockPool<'_> {
+    /// Opens a scope that draws its blocks from this thread's cache (and through it from
+    /// the shared pool) and gives them back when it ends: no lock while the cache has
+    /// blocks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let shared = arena_kit::SharedBlockPool::new();
+    /// let local = shared.local();
+    /// let scope = local.scope();
+    /// assert_eq!(scope.alloc_str("hello"), "hello");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::from_pool(self.cache())
+    }
+}
+
+impl Drop for Scope<'_> {
+    /// Runs the destructors and callbacks, newest first; the blocks go back when the
+    /// bump drops right after (also if a destructor panics: the panic unwinds through
+    /// the field drops).
+    #[inline]
+    fn drop(&mut self) {
+        if !self.drops.is_empty() {
+            // SAFETY: S4: the scope is ending, so no reference to its values can be used
+            // again (they all borrow the scope), and the nodes' blocks are released after,
+            // when the bump drops. The empty mark is every node's.
+            unsafe { self.run_drops_until(DropMark::EMPTY) };
+        }
+    }
+}
+
+impl fmt::Debug for Scope<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scope")
+            .field("source", &self.bump.source().kind())
+            .field("stats", &self.stats())
+            .field("limit", &self.limit())
+            .finish()
+    }
+}
