@@ -67,11 +67,11 @@ unsafe impl Send for Block {}
 /// value to keep and compare, which only [`Block::from_addr`] turns back into the owning
 /// `Block`. It reads nothing and frees nothing by itself.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct BlockAddr(NonNull<BlockHeader>);
+pub(super) struct BlockAddr(NonNull<BlockHeader>);
 
 impl BlockAddr {
     /// An address no block has (dangling: a block is a live allocation).
-    pub(crate) const NONE: BlockAddr = BlockAddr(NonNull::dangling());
+    pub(super) const NONE: BlockAddr = BlockAddr(NonNull::dangling());
 }
 
 // SAFETY: a `BlockAddr` gives no access to the block: using it takes `Block::from_addr`,
@@ -143,13 +143,13 @@ impl Block {
     /// Gives up the `Block` but not the allocation: whoever keeps the address owns the
     /// block, and takes it back with [`from_addr`](Self::from_addr).
     #[inline]
-    pub(crate) fn into_addr(self) -> BlockAddr {
+    pub(super) fn into_addr(self) -> BlockAddr {
         BlockAddr(self.0)
     }
 
     /// The block's address, to compare with a kept [`BlockAddr`].
     #[inline]
-    pub(crate) fn addr(&self) -> BlockAddr {
+    pub(super) fn addr(&self) -> BlockAddr {
         BlockAddr(self.0)
     }
 
@@ -161,7 +161,7 @@ impl Block {
     /// no `Block` for that allocation exists now and none was made from `addr` since
     /// (B1: one `Block` per live allocation).
     #[inline]
-    pub(crate) unsafe fn from_addr(addr: BlockAddr) -> Block {
+    pub(super) unsafe fn from_addr(addr: BlockAddr) -> Block {
         Block(addr.0)
     }
 
@@ -228,7 +228,7 @@ impl Block {
 
     /// Alignment the block was allocated with.
     #[inline]
-    pub(crate) fn align(&self) -> usize {
+    pub(super) fn align(&self) -> usize {
         self.header().align
     }
 
@@ -263,7 +263,7 @@ impl Block {
 
     /// First byte of the block (its header): the address that identifies it.
     #[inline]
-    pub(crate) fn base(&self) -> *mut u8 {
+    pub(super) fn base(&self) -> *mut u8 {
         self.0.as_ptr().cast()
     }
 
@@ -362,7 +362,7 @@ impl BlockList {
     }
 
     /// Unlinks up to `count` blocks from the front, as a list of their own (in order).
-    pub(crate) fn split_front(&mut self, count: usize) -> BlockList {
+    pub(super) fn split_front(&mut self, count: usize) -> BlockList {
         if count >= self.len {
             return core::mem::take(self);
         }

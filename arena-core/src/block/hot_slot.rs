@@ -35,7 +35,7 @@ use core::cell::Cell;
 use crate::block::header::{Block, BlockAddr};
 
 /// One block a cache keeps aside for the next scope; see the module docs.
-pub(crate) struct HotSlot {
+pub(super) struct HotSlot {
     /// The hot block's address, owned while `owned` is set (H1); a dangling address,
     /// which no block has, before the first block.
     addr: Cell<BlockAddr>,
@@ -45,20 +45,20 @@ pub(crate) struct HotSlot {
 
 impl HotSlot {
     /// An empty slot.
-    pub(crate) const fn new() -> Self {
+    pub(super) const fn new() -> Self {
         HotSlot { addr: Cell::new(BlockAddr::NONE), owned: Cell::new(false) }
     }
 
     /// Whether the slot owns a block (one the cache counts as cached).
     #[inline]
-    pub(crate) fn holds(&self) -> bool {
+    pub(super) fn holds(&self) -> bool {
         self.owned.get()
     }
 
     /// Lends the block out, keeping its address for its return: `None` if the slot owns
     /// none.
     #[inline(always)]
-    pub(crate) fn lend(&self) -> Option<Block> {
+    pub(super) fn lend(&self) -> Option<Block> {
         if !self.owned.get() {
             return None;
         }
@@ -69,7 +69,7 @@ impl HotSlot {
     }
 
     /// Takes the block out for good: `None` if the slot owns none.
-    pub(crate) fn take(&self) -> Option<Block> {
+    pub(super) fn take(&self) -> Option<Block> {
         let block = self.lend()?;
         self.addr.set(BlockAddr::NONE);
         Some(block)
@@ -78,7 +78,7 @@ impl HotSlot {
     /// Takes back the block [`lend`](Self::lend) handed out, known by its address (H2);
     /// hands any other block back (and this one, if the slot owns a block already).
     #[inline(always)]
-    pub(crate) fn take_back(&self, block: Block) -> Result<(), Block> {
+    pub(super) fn take_back(&self, block: Block) -> Result<(), Block> {
         if self.owned.get() || block.addr() != self.addr.get() {
             return Err(block);
         }
@@ -91,20 +91,20 @@ impl HotSlot {
     /// Whether the slot owns a block or waits for the one it lent (H2: its address is
     /// kept): either way, it takes a place in the cache.
     #[inline]
-    pub(crate) fn reserved(&self) -> bool {
+    pub(super) fn reserved(&self) -> bool {
         self.addr.get() != BlockAddr::NONE
     }
 
     /// Gives up the place of a lent block: when it comes back, it is given back like any
     /// other block. Does nothing if the slot owns its block.
-    pub(crate) fn unreserve(&self) {
+    pub(super) fn unreserve(&self) {
         if !self.owned.get() {
             self.addr.set(BlockAddr::NONE);
         }
     }
 
     /// Takes `block` into the slot if the slot owns none; hands it back otherwise.
-    pub(crate) fn put(&self, block: Block) -> Result<(), Block> {
+    pub(super) fn put(&self, block: Block) -> Result<(), Block> {
         if self.owned.get() {
             return Err(block);
         }

@@ -10,7 +10,7 @@
 //! - `shared`: `SharedBlockPool` and its per-thread `LocalBlockPool` caches.
 
 pub(crate) mod header;
-pub(crate) mod hot_slot;
+mod hot_slot;
 pub(crate) mod info;
 pub(crate) mod pool;
 pub(crate) mod raw;

@@ -64,7 +64,7 @@ pub const DEFAULT_BLOCK_SIZE: usize = 2 * raw::PAGE - raw::MALLOC_OVERHEAD;
 
 /// Where a thread's cache gets standard blocks when it runs empty and sends them when it
 /// is full: the locked list of a [`SharedBlockPool`](crate::SharedBlockPool).
-pub(crate) trait Upstream: Sync {
+pub(super) trait Upstream: Sync {
     /// Blocks a cache takes at once when it runs empty.
     fn refill_batch(&self) -> usize;
 
@@ -238,7 +238,7 @@ impl BlockPool {
 ///
 /// If no layout can hold it.
 #[track_caller]
-pub(crate) fn standard_block_size(bytes: usize) -> usize {
+pub(super) fn standard_block_size(bytes: usize) -> usize {
     let size = bytes
         .checked_add(HEADER)
         .map(|b| b.max(raw::PAGE - raw::MALLOC_OVERHEAD))
@@ -431,7 +431,7 @@ impl fmt::Debug for BlockPool {
 impl<'s> BlockCache<'s> {
     /// An empty cache of `block_size`-byte blocks keeping at most `max_free`, drawing
     /// from `upstream` (or the system).
-    pub(crate) const fn new(
+    pub(super) const fn new(
         block_size: usize,
         max_free: usize,
         upstream: Option<&'s dyn Upstream>,
@@ -457,19 +457,19 @@ impl<'s> BlockCache<'s> {
         self.block_size
     }
 
-    pub(crate) fn max_free(&self) -> usize {
+    pub(super) fn max_free(&self) -> usize {
         self.max_free.get()
     }
 
-    pub(crate) fn limit(&self) -> Option<usize> {
+    pub(super) fn limit(&self) -> Option<usize> {
         self.limit.get()
     }
 
-    pub(crate) fn set_limit(&self, limit: Option<usize>) {
+    pub(super) fn set_limit(&self, limit: Option<usize>) {
         self.limit.set(limit);
     }
 
-    pub(crate) fn set_max_free(&self, max_free: usize) {
+    pub(super) fn set_max_free(&self, max_free: usize) {
         self.max_free.set(max_free);
         while self.places_used() > max_free {
             if !self.free_one_cached() {
@@ -479,7 +479,7 @@ impl<'s> BlockCache<'s> {
         }
     }
 
-    pub(crate) fn reserve(&self, blocks: usize) -> Result<(), AllocError> {
+    pub(super) fn reserve(&self, blocks: usize) -> Result<(), AllocError> {
         if self.max_free.get() < blocks {
             self.max_free.set(blocks);
         }
@@ -496,7 +496,7 @@ impl<'s> BlockCache<'s> {
         Ok(())
     }
 
-    pub(crate) fn trim(&self) -> usize {
+    pub(super) fn trim(&self) -> usize {
         let freed = self.cached();
         while self.cached() > 0 {
             self.free_one_cached();
@@ -504,7 +504,7 @@ impl<'s> BlockCache<'s> {
         freed
     }
 
-    pub(crate) fn stats(&self) -> BlockPoolStats {
+    pub(super) fn stats(&self) -> BlockPoolStats {
         let cached = self.cached();
         let standard_live = self.standard_total.get() - cached;
         let dedicated = self.dedicated_live.get();

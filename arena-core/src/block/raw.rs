@@ -25,7 +25,7 @@ pub(crate) const MALLOC_OVERHEAD: usize = 2 * size_of::<usize>();
 /// rule of seed 001's patch, whose small-size bins were 256-byte granular).
 ///
 /// Returns `None` if the rounded size would exceed `isize::MAX` (no layout can hold it).
-pub(crate) const fn page_fill(bytes: usize) -> Option<usize> {
+pub(super) const fn page_fill(bytes: usize) -> Option<usize> {
     let Some(with_header) = bytes.checked_add(MALLOC_OVERHEAD) else {
         return None;
     };
@@ -110,7 +110,7 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, layout: Layout) {
 ///   `new_size` rounded up to `layout.align()` is at most `isize::MAX`.
 ///
 /// On success the old pointer is dead: only the returned one may be used.
-pub(crate) unsafe fn reallocate(
+pub(super) unsafe fn reallocate(
     ptr: NonNull<u8>,
     layout: Layout,
     new_size: usize,

@@ -19,7 +19,7 @@ use crate::block::raw;
 /// First block of an [`Arena`](crate::Arena): 1 KiB less the malloc header, small enough
 /// for the system allocator's per-thread cache (glibc's tcache serves up to 1 KiB), so an
 /// arena made for a handful of values costs what a `Box` does.
-pub(crate) const FIRST_SYSTEM_BLOCK: usize = 1024 - raw::MALLOC_OVERHEAD;
+const FIRST_SYSTEM_BLOCK: usize = 1024 - raw::MALLOC_OVERHEAD;
 
 /// Largest block an arena grows to on its own (256 pages); bigger requests still get a
 /// block of their size.
@@ -43,7 +43,7 @@ impl<'p> Source<'p> {
     /// For a system source, makes the next block at least `size` bytes (past the usual
     /// cap on growth: a size that one cycle of the arena needed); a pool's blocks have
     /// one size, so for a pool source this does nothing.
-    pub(crate) fn grow_next_to(&self, size: usize) {
+    pub(super) fn grow_next_to(&self, size: usize) {
         if let Source::System(next) = self {
             next.set(next.get().max(size));
         }
@@ -70,7 +70,7 @@ impl<'p> Source<'p> {
     /// the last bump gave back), so that a scope which fits one block never takes the
     /// slow path. Its bounds follow from the pool's block size without reading it.
     #[inline(always)]
-    pub(crate) fn first_block(&self) -> Option<(Block, *mut u8, *mut u8)> {
+    pub(super) fn first_block(&self) -> Option<(Block, *mut u8, *mut u8)> {
         match self {
             Source::Pool(pool) => {
                 let block = pool.take_hot()?;
@@ -86,7 +86,7 @@ impl<'p> Source<'p> {
     /// blocks grow, 1 KiB, 2, 4, ...: a buffer moving through each would leave them all
     /// behind).
     #[inline]
-    pub(crate) fn standard_capacity(&self) -> usize {
+    pub(super) fn standard_capacity(&self) -> usize {
         match self {
             Source::Pool(pool) => pool.block_size() - block::HEADER,
             Source::System(_) => FIRST_SYSTEM_BLOCK - block::HEADER,
@@ -95,7 +95,7 @@ impl<'p> Source<'p> {
 
     /// Bytes of the block [`acquire`](Self::acquire) would hand out for `layout`, so a
     /// scope can check its limit before anything is taken.
-    pub(crate) fn block_size_for(&self, layout: Layout) -> Result<usize, AllocError> {
+    pub(super) fn block_size_for(&self, layout: Layout) -> Result<usize, AllocError> {
         match self {
             Source::Pool(pool) if block::fits_standard(layout, pool.block_size()) => {
                 Ok(pool.block_size())
@@ -107,7 +107,7 @@ impl<'p> Source<'p> {
 
     /// A block whose data holds `layout` at its start (after alignment padding).
     #[inline(always)]
-    pub(crate) fn acquire(&self, layout: Layout) -> Result<Block, AllocError> {
+    pub(super) fn acquire(&self, layout: Layout) -> Result<Block, AllocError> {
         match self {
             Source::Pool(pool) => pool.acquire(layout),
             Source::System(next) => {
@@ -124,7 +124,7 @@ impl<'p> Source<'p> {
 
     /// A block of exactly [`block::dedicated_size`] for `layout`, never a standard or a
     /// geometrically grown one: a growing collection's buffer, alone in its block.
-    pub(crate) fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
+    pub(super) fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
         match self {
             Source::Pool(pool) => pool.acquire_dedicated(layout),
             Source::System(_) => {
@@ -137,7 +137,7 @@ impl<'p> Source<'p> {
     /// `size` at least [`block::smallest_size`] of what it is for), outside the standard
     /// sizes and the arena's growth: what a scope takes when its limit leaves no room for
     /// the block [`acquire`](Self::acquire) would hand out. Freed when it comes back.
-    pub(crate) fn acquire_sized(&self, size: usize, align: usize) -> Result<Block, AllocError> {
+    pub(super) fn acquire_sized(&self, size: usize, align: usize) -> Result<Block, AllocError> {
         match self {
             Source::Pool(pool) => pool.acquire_sized(size, align),
             Source::System(_) => Block::allocate(size, align),
@@ -150,7 +150,7 @@ impl<'p> Source<'p> {
     ///
     /// `block` came from this source's `acquire_dedicated`, and on success nothing uses
     /// pointers into its old data. On failure the block comes back unchanged.
-    pub(crate) unsafe fn resize_dedicated(
+    pub(super) unsafe fn resize_dedicated(
         &self,
         block: Block,
         size: usize,
@@ -170,7 +170,7 @@ impl<'p> Source<'p> {
     ///
     /// As [`release`](Self::release).
     #[inline(always)]
-    pub(crate) unsafe fn release_hot(&self, block: Block) -> Result<(), Block> {
+    pub(super) unsafe fn release_hot(&self, block: Block) -> Result<(), Block> {
         match self {
             // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.
             Source::Pool(pool) => unsafe { pool.release_hot(block) },
@@ -185,7 +185,7 @@ impl<'p> Source<'p> {
     /// `block` came from this source's `acquire` or `acquire_dedicated`, and nothing
     /// uses its data afterwards.
     #[inline(always)]
-    pub(crate) unsafe fn release(&self, block: Block) {
+    pub(super) unsafe fn release(&self, block: Block) {
         match self {
             // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.
             Source::Pool(pool) => unsafe { pool.release(block) },

@@ -215,12 +215,12 @@ impl<'s, T: ?Sized> ArenaBox<'s, T> {
     /// X1: `ptr` points to an initialised `T` that nothing else uses or drops from now on,
     /// in memory that stays allocated for `'s` (or is dangling and `T` zero-sized).
     #[inline]
-    pub(crate) unsafe fn from_raw(ptr: NonNull<T>) -> Self {
+    pub(super) unsafe fn from_raw(ptr: NonNull<T>) -> Self {
         ArenaBox { ptr, _owns: PhantomData, _scope: PhantomData }
     }
 
     /// Gives the value up without dropping it: the pointer reaches it alone from now on.
-    pub(crate) fn into_raw(b: Self) -> NonNull<T> {
+    pub(super) fn into_raw(b: Self) -> NonNull<T> {
         ManuallyDrop::new(b).ptr
     }
 

@@ -3,6 +3,6 @@
 
 pub(crate) mod boxed;
 pub(crate) mod collect_in;
-pub(crate) mod macros;
+mod macros;
 pub(crate) mod string;
 pub(crate) mod vec;

@@ -395,21 +395,21 @@ impl<'id, T> Pool<'id, T> {
     }
 
     /// The key of the value now in occupied slot `index`.
-    pub(crate) fn key_at(&self, index: u32) -> Key<'id> {
+    pub(super) fn key_at(&self, index: u32) -> Key<'id> {
         let version = self.slots.version_at(index);
         debug_assert!(version.is_some(), "slot {index} is occupied");
         Key::new(index, version.unwrap_or(Version::FIRST), self.brand)
     }
 
     /// Whether slot `index` holds a value a handle owns.
-    pub(crate) fn is_owned_at(&self, index: u32) -> bool {
+    pub(super) fn is_owned_at(&self, index: u32) -> bool {
         self.slots.is_owned(index)
     }
 
     /// The value in slot `index`, which must be occupied (checked: panics otherwise).
     /// For [`RowIndex`](crate::RowIndex), which names its slots by index.
     #[track_caller]
-    pub(crate) fn occupied_mut(&mut self, index: u32) -> &mut T {
+    pub(super) fn occupied_mut(&mut self, index: u32) -> &mut T {
         self.slots.occupied_mut(index)
     }
 

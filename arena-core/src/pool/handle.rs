@@ -90,7 +90,7 @@ impl<'id> Handle<'id> {
     /// handle is its only owner, which is what lets access through it skip every check.
     /// As a slot index, `index` is below `MAX_SLOTS` (`u32::MAX - 1`).
     #[inline]
-    pub(crate) unsafe fn new(index: u32, brand: Id<'id>) -> Self {
+    pub(super) unsafe fn new(index: u32, brand: Id<'id>) -> Self {
         debug_assert!((index as usize) < crate::pool::slots::MAX_SLOTS, "a slot index");
         // SAFETY: `index < u32::MAX - 1` (a slot index, from the caller), so `index + 1`
         // neither overflows nor is zero.
@@ -112,7 +112,7 @@ impl<'id> Handle<'id> {
         (self.index.get() - 1) as usize
     }
 
-    pub(crate) fn slot(&self) -> u32 {
+    pub(super) fn slot(&self) -> u32 {
         self.index.get() - 1
     }
 }
@@ -120,19 +120,19 @@ impl<'id> Handle<'id> {
 impl<'id> Key<'id> {
     /// A key for slot `index` at `version`. Safe: a key is checked on every use, so one
     /// that names no value reaches none.
-    pub(crate) fn new(index: u32, version: Version, brand: Id<'id>) -> Self {
+    pub(super) fn new(index: u32, version: Version, brand: Id<'id>) -> Self {
         Key { index, version, brand }
     }
 
     /// A key of brand `'id` from a raw word, parsed (`version::from_raw`): safe for any
     /// bits, since a key is checked on every use.
-    pub(crate) fn from_raw_in(raw: u64, brand: Id<'id>) -> Self {
+    pub(super) fn from_raw_in(raw: u64, brand: Id<'id>) -> Self {
         let (index, version) = version::from_raw(raw);
         Key { index, version, brand }
     }
 
     /// The version as stored.
-    pub(crate) fn version(self) -> Version {
+    pub(super) fn version(self) -> Version {
         self.version
     }
 
@@ -151,7 +151,7 @@ impl<'id> Key<'id> {
         self.index as usize
     }
 
-    pub(crate) fn slot(self) -> u32 {
+    pub(super) fn slot(self) -> u32 {
         self.index
     }
 

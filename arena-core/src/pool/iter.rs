@@ -98,7 +98,7 @@ pub struct PoolIter<'a, K, T> {
 }
 
 impl<'a, K, T> PoolIter<'a, K, T> {
-    pub(crate) fn new(raw: RawIter<'a, T>, model: K) -> Self {
+    pub(super) fn new(raw: RawIter<'a, T>, model: K) -> Self {
         PoolIter { raw, model }
     }
 }
@@ -138,7 +138,7 @@ pub struct PoolIterMut<'a, K, T> {
 }
 
 impl<'a, K, T> PoolIterMut<'a, K, T> {
-    pub(crate) fn new(raw: RawIterMut<'a, T>, model: K) -> Self {
+    pub(super) fn new(raw: RawIterMut<'a, T>, model: K) -> Self {
         PoolIterMut { raw, model }
     }
 }
@@ -174,7 +174,7 @@ pub struct PoolDrain<'a, K, T> {
 }
 
 impl<'a, K, T> PoolDrain<'a, K, T> {
-    pub(crate) fn new(raw: RawDrain<'a, T>, model: K) -> Self {
+    pub(super) fn new(raw: RawDrain<'a, T>, model: K) -> Self {
         PoolDrain { raw, model }
     }
 }
@@ -204,7 +204,7 @@ pub struct PoolIntoIter<K, T> {
 }
 
 impl<K, T> PoolIntoIter<K, T> {
-    pub(crate) fn new(raw: RawIntoIter<T>, model: K) -> Self {
+    pub(super) fn new(raw: RawIntoIter<T>, model: K) -> Self {
         PoolIntoIter { raw, model }
     }
 }

@@ -9,7 +9,7 @@
 //! [`Key`]: crate::Key
 //! [`PoolKey`]: crate::PoolKey
 
-pub(crate) mod sealed {
+pub(super) mod sealed {
     use crate::pool::version::Version;
 
     /// What generic code needs of a key. Private: only the kit's keys implement it.

@@ -97,7 +97,7 @@ union Body<T> {
 }
 
 /// Free-list storage of `T`s by index and version; see the module docs.
-pub(crate) struct Slots<T> {
+pub(super) struct Slots<T> {
     entries: Vec<Slot<T>>,
     free_head: u32,
     len: usize,
@@ -167,17 +167,17 @@ mod start {
 use start::Start;
 
 /// The counters of [`Slots::stats`].
-pub(crate) struct SlotCounts {
-    pub(crate) live: usize,
-    pub(crate) free: usize,
-    pub(crate) capacity: usize,
-    pub(crate) peak: usize,
+pub(super) struct SlotCounts {
+    pub(super) live: usize,
+    pub(super) free: usize,
+    pub(super) capacity: usize,
+    pub(super) peak: usize,
 }
 
 impl<T> Slots<T> {
     /// Empty storage with room for `capacity` values, generations starting at `salt`
     /// (reduced modulo 2^30).
-    pub(crate) fn with_capacity(capacity: usize, salt: u32) -> Self {
+    pub(super) fn with_capacity(capacity: usize, salt: u32) -> Self {
         Slots {
             entries: Vec::with_capacity(capacity),
             free_head: NONE,
@@ -212,7 +212,7 @@ impl<T> Slots<T> {
     /// at the end with room made for it in both vectors (the only step that can fail).
     /// Nothing about the storage changes until the entry is filled.
     #[inline]
-    pub(crate) fn vacant(&mut self) -> Result<Vacant<'_, T>, AllocError> {
+    pub(super) fn vacant(&mut self) -> Result<Vacant<'_, T>, AllocError> {
         if self.free_head == NONE {
             let len = self.entries.len();
             // One compare on the fast path: room in the buffer, and below `MAX_SLOTS`.
@@ -243,7 +243,7 @@ impl<T> Slots<T> {
     /// `vacant_entry`), and takes the claimed version out of circulation at once: see
     /// [`Claim`]. Makes a new slot at the end (vacant, the free list's only entry) when no
     /// freed one is left; that is the only step that can fail.
-    pub(crate) fn claim(&mut self) -> Result<Claim<'_, T>, AllocError> {
+    pub(super) fn claim(&mut self) -> Result<Claim<'_, T>, AllocError> {
         let pushed = self.free_head == NONE;
         if pushed {
             // Room for a slot at the end, made as for an insert (V1).
@@ -277,7 +277,7 @@ impl<T> Slots<T> {
 
     /// The version of occupied slot `index`, or `None` if it is vacant or out of bounds.
     #[inline]
-    pub(crate) fn version_at(&self, index: u32) -> Option<Version> {
+    pub(super) fn version_at(&self, index: u32) -> Option<Version> {
         let meta = self.entries.get(index as usize)?.meta;
         (meta & OCCUPIED != 0).then(|| Version::of_meta(meta))
     }
@@ -285,20 +285,20 @@ impl<T> Slots<T> {
     /// Whether slot `index` holds the value of `version` (owned or not). A vacant slot
     /// never does (K1, in `pool/version.rs`).
     #[inline]
-    pub(crate) fn contains(&self, index: u32, version: Version) -> bool {
+    pub(super) fn contains(&self, index: u32, version: Version) -> bool {
         self.entries.get(index as usize).is_some_and(|e| version.names(e.meta))
     }
 
     /// Whether slot `index` holds the *unowned* value of `version`: one compare, for
     /// storage that never marks a slot owned (a `KeyPool`). A vacant slot never does (K1).
     #[inline]
-    pub(crate) fn contains_unowned(&self, index: u32, version: Version) -> bool {
+    pub(super) fn contains_unowned(&self, index: u32, version: Version) -> bool {
         self.entries.get(index as usize).is_some_and(|e| version.names_unowned(e.meta))
     }
 
     /// The unowned value of `version` in slot `index`, if it is still there.
     #[inline]
-    pub(crate) fn get_unowned(&self, index: u32, version: Version) -> Option<&T> {
+    pub(super) fn get_unowned(&self, index: u32, version: Version) -> Option<&T> {
         if self.contains_unowned(index, version) {
             // SAFETY: the slot is in bounds and its meta word equals the version, which
             // has `OCCUPIED` set (K1): the slot is occupied, so L1 gives a `T`.
@@ -310,7 +310,7 @@ impl<T> Slots<T> {
 
     /// The unowned value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
-    pub(crate) fn get_unowned_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
+    pub(super) fn get_unowned_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
         if self.contains_unowned(index, version) {
             // SAFETY: as in `get_unowned`.
             Some(unsafe { self.get_unchecked_mut(index) })
@@ -321,7 +321,7 @@ impl<T> Slots<T> {
 
     /// The value of `version` in slot `index`, if it is still there.
     #[inline]
-    pub(crate) fn get(&self, index: u32, version: Version) -> Option<&T> {
+    pub(super) fn get(&self, index: u32, version: Version) -> Option<&T> {
         if self.contains(index, version) {
             // SAFETY: the slot is in bounds and its meta word, owned bit aside, equals the
             // version, which has `OCCUPIED` set (K1): occupied, so L1 gives a `T`.
@@ -333,7 +333,7 @@ impl<T> Slots<T> {
 
     /// The value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
-    pub(crate) fn get_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
+    pub(super) fn get_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
         if self.contains(index, version) {
             // SAFETY: as in `get`.
             Some(unsafe { self.get_unchecked_mut(index) })
@@ -348,7 +348,7 @@ impl<T> Slots<T> {
     ///
     /// Slot `index` is in bounds and occupied.
     #[inline]
-    pub(crate) unsafe fn get_unchecked(&self, index: u32) -> &T {
+    pub(super) unsafe fn get_unchecked(&self, index: u32) -> &T {
         let i = index as usize;
         debug_assert!(
             self.entries.get(i).is_some_and(|e| e.meta & OCCUPIED != 0),
@@ -366,7 +366,7 @@ impl<T> Slots<T> {
     ///
     /// Slot `index` is in bounds and occupied.
     #[inline]
-    pub(crate) unsafe fn get_unchecked_mut(&mut self, index: u32) -> &mut T {
+    pub(super) unsafe fn get_unchecked_mut(&mut self, index: u32) -> &mut T {
         let i = index as usize;
         debug_assert!(
             self.entries.get(i).is_some_and(|e| e.meta & OCCUPIED != 0),
@@ -384,7 +384,7 @@ impl<T> Slots<T> {
     /// # Safety
     ///
     /// Every index is in bounds and occupied, and no two are equal.
-    pub(crate) unsafe fn get_disjoint_unchecked_mut<const N: usize>(
+    pub(super) unsafe fn get_disjoint_unchecked_mut<const N: usize>(
         &mut self,
         indices: [u32; N],
     ) -> [&mut T; N] {
@@ -402,7 +402,7 @@ impl<T> Slots<T> {
 
     /// The values of `keys` (an index and a version each), mutably at once: overlap is
     /// checked first, over the whole array, then that every key names its value.
-    pub(crate) fn get_disjoint_mut<const N: usize>(
+    pub(super) fn get_disjoint_mut<const N: usize>(
         &mut self,
         keys: [(u32, Version); N],
     ) -> Result<[&mut T; N], GetDisjointMutError> {
@@ -420,7 +420,7 @@ impl<T> Slots<T> {
 
     /// Whether slot `index` is occupied and owned: what a branded handle proves.
     #[inline]
-    pub(crate) fn is_owned(&self, index: u32) -> bool {
+    pub(super) fn is_owned(&self, index: u32) -> bool {
         self.entries
             .get(index as usize)
             .is_some_and(|e| e.meta & (OCCUPIED | OWNED) == OCCUPIED | OWNED)
@@ -428,7 +428,7 @@ impl<T> Slots<T> {
 
     /// The value in occupied slot `index` (checked: panics if vacant).
     #[track_caller]
-    pub(crate) fn occupied_mut(&mut self, index: u32) -> &mut T {
+    pub(super) fn occupied_mut(&mut self, index: u32) -> &mut T {
         let i = index as usize;
         assert!(self.entries[i].meta & OCCUPIED != 0, "slot {index} is vacant");
         // SAFETY: `i` is in bounds (the indexing above did not panic) and the slot is
@@ -439,7 +439,7 @@ impl<T> Slots<T> {
     // ----- ownership ------------------------------------------------------------------------
 
     /// Marks the unowned value of `version` in slot `index` owned; whether it did.
-    pub(crate) fn own(&mut self, index: u32, version: Version) -> bool {
+    pub(super) fn own(&mut self, index: u32, version: Version) -> bool {
         match self.entries.get_mut(index as usize) {
             Some(e) if version.names_unowned(e.meta) => {
                 e.meta |= OWNED;
@@ -450,7 +450,7 @@ impl<T> Slots<T> {
     }
 
     /// Marks occupied slot `index` unowned.
-    pub(crate) fn disown(&mut self, index: u32) {
+    pub(super) fn disown(&mut self, index: u32) {
         self.entries[index as usize].meta &= !OWNED;
     }
 
@@ -463,7 +463,7 @@ impl<T> Slots<T> {
     /// Slot `index` is in bounds and occupied; if it is owned, the caller is its owner
     /// (L3).
     #[inline]
-    pub(crate) unsafe fn remove_unchecked(&mut self, index: u32) -> T {
+    pub(super) unsafe fn remove_unchecked(&mut self, index: u32) -> T {
         // SAFETY: forwarded from the caller.
         let value = unsafe { self.take(index) };
         self.apply_max_free();
@@ -472,7 +472,7 @@ impl<T> Slots<T> {
 
     /// Removes the *unowned* value of `version` in slot `index`, if it is there.
     #[inline]
-    pub(crate) fn remove(&mut self, index: u32, version: Version) -> Option<T> {
+    pub(super) fn remove(&mut self, index: u32, version: Version) -> Option<T> {
         // Occupied (K1), same version, and not owned.
         if self.contains_unowned(index, version) {
             // SAFETY: in bounds, occupied (the meta word equals the version, which has
@@ -523,7 +523,7 @@ impl<T> Slots<T> {
 
     /// Keeps the unowned values for which `keep` returns `true` (given the index and
     /// version), removes the others.
-    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u32, Version, &mut T) -> bool) {
+    pub(super) fn retain(&mut self, mut keep: impl FnMut(u32, Version, &mut T) -> bool) {
         for i in 0..self.entries.len() {
             let meta = self.entries[i].meta;
             if meta & (OCCUPIED | OWNED) != OCCUPIED {
@@ -547,7 +547,7 @@ impl<T> Slots<T> {
     ///
     /// No owner of an owned slot will use its proof again (the branded pool is consumed,
     /// or has no handles out).
-    pub(crate) unsafe fn take_all(&mut self) -> Vec<T> {
+    pub(super) unsafe fn take_all(&mut self) -> Vec<T> {
         let mut values = Vec::with_capacity(self.len);
         for i in 0..self.entries.len() {
             if self.entries[i].meta & OCCUPIED != 0 {
@@ -564,24 +564,24 @@ impl<T> Slots<T> {
 
     /// Values stored.
     #[inline]
-    pub(crate) fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.len
     }
 
     /// Values the buffers hold without growing.
-    pub(crate) fn capacity(&self) -> usize {
+    pub(super) fn capacity(&self) -> usize {
         self.entries.capacity()
     }
 
     /// Makes room for `additional` more values without growing.
-    pub(crate) fn reserve(&mut self, additional: usize) {
+    pub(super) fn reserve(&mut self, additional: usize) {
         let vacant = self.entries.len() - self.len;
         let needed = additional.saturating_sub(vacant);
         self.entries.reserve(needed);
     }
 
     /// The counters.
-    pub(crate) fn stats(&self) -> SlotCounts {
+    pub(super) fn stats(&self) -> SlotCounts {
         SlotCounts {
             live: self.len,
             free: self.entries.len() - self.len,
@@ -591,7 +591,7 @@ impl<T> Slots<T> {
     }
 
     /// Gives back the trailing vacant slots and the spare buffer.
-    pub(crate) fn shrink_to_fit(&mut self) {
+    pub(super) fn shrink_to_fit(&mut self) {
         self.truncate_vacant_tail();
         self.entries.shrink_to_fit();
     }
@@ -599,7 +599,7 @@ impl<T> Slots<T> {
     /// Forgets the vacant slots after the last occupied (or retired) one, keeping the
     /// buffer: the next values take the lowest free slots, then new ones in order (what a
     /// slab user sees after `clear` or `drain`).
-    pub(crate) fn truncate_vacant_tail(&mut self) {
+    pub(super) fn truncate_vacant_tail(&mut self) {
         // Occupied slots stay, and so do retired ones: a retired slot's last version would
         // match the first value of a slot made again at its index (its generation cannot
         // rise past the retirement age), so it is never truncated (L4).
@@ -622,7 +622,7 @@ impl<T> Slots<T> {
     /// The salt, the generation floor and every slot's meta word with its value: what
     /// a serialised pool is made of.
     #[cfg(feature = "serde")]
-    pub(crate) fn parts(
+    pub(super) fn parts(
         &self,
     ) -> (u32, u32, impl ExactSizeIterator<Item = (u32, Option<&T>)> + Clone + '_) {
         let slots = self.entries.iter().map(|slot| {
@@ -641,7 +641,7 @@ impl<T> Slots<T> {
     /// slot that holds a value without its meta word saying so (or the reverse), or an
     /// owned slot (only a branded pool owns slots, and it is not serialised).
     #[cfg(feature = "serde")]
-    pub(crate) fn from_parts(
+    pub(super) fn from_parts(
         salt: u32,
         floor: u32,
         slots: Vec<(u32, Option<T>)>,
@@ -675,7 +675,7 @@ impl<T> Slots<T> {
     }
 
     /// Sets the free-slot policy (see `Pool::set_max_free`).
-    pub(crate) fn set_max_free(&mut self, max_free: Option<usize>) {
+    pub(super) fn set_max_free(&mut self, max_free: Option<usize>) {
         self.max_free = max_free;
     }
 
@@ -693,17 +693,17 @@ impl<T> Slots<T> {
     }
 
     /// Every value with its index and version, in slot order, from either end.
-    pub(crate) fn iter(&self) -> RawIter<'_, T> {
+    pub(super) fn iter(&self) -> RawIter<'_, T> {
         RawIter { slots: self.entries.iter(), front: 0, remaining: self.len }
     }
 
     /// Every value with its index and version, mutably, in slot order, from either end.
-    pub(crate) fn iter_mut(&mut self) -> RawIterMut<'_, T> {
+    pub(super) fn iter_mut(&mut self) -> RawIterMut<'_, T> {
         RawIterMut { slots: self.entries.iter_mut(), front: 0, remaining: self.len }
     }
 
     /// Occupied slots no owner holds: `len` for storage that never marks a slot owned.
-    pub(crate) fn unowned_len(&self) -> usize {
+    pub(super) fn unowned_len(&self) -> usize {
         self.entries.iter().filter(|e| e.meta & (OCCUPIED | OWNED) == OCCUPIED).count()
     }
 
@@ -711,7 +711,7 @@ impl<T> Slots<T> {
     /// yielding each with its index and version; the rest go when it is dropped. Owned
     /// slots stay (L3). `unowned` is [`unowned_len`](Self::unowned_len), which the caller
     /// may know without counting.
-    pub(crate) fn drain_unowned(&mut self, unowned: usize) -> RawDrain<'_, T> {
+    pub(super) fn drain_unowned(&mut self, unowned: usize) -> RawDrain<'_, T> {
         debug_assert_eq!(unowned, self.unowned_len(), "the caller counted the unowned values");
         // Slot counts stay below `MAX_SLOTS`, which fits a `u32`.
         let back = self.entries.len() as u32;
@@ -720,7 +720,7 @@ impl<T> Slots<T> {
 
     /// Every value with its index and version, the storage consumed, from either end.
     /// Owned values too: the storage is gone, so no owner's proof can reach it again (L3).
-    pub(crate) fn into_iter(self) -> RawIntoIter<T> {
+    pub(super) fn into_iter(self) -> RawIntoIter<T> {
         let back = self.entries.len() as u32;
         RawIntoIter { slots: self, front: 0, back }
     }
@@ -738,7 +738,7 @@ impl<T> Slots<T> {
     /// move and never take a value (L3); retired slots never take one (L4). If `rekey`
     /// panics, the value it was given stays where it was, and the moves made before it
     /// stand: the storage is consistent either way.
-    pub(crate) fn compact(
+    pub(super) fn compact(
         &mut self,
         mut rekey: impl FnMut(&mut T, (u32, Version), (u32, Version)) -> bool,
     ) {
@@ -816,7 +816,7 @@ fn next_vacant_meta(salt: u32, meta: u32) -> Option<u32> {
 }
 
 /// Whether two of `indices` are equal (quadratic: the arrays are a handful long).
-pub(crate) fn overlapping(indices: &[u32]) -> bool {
+pub(super) fn overlapping(indices: &[u32]) -> bool {
     indices.iter().enumerate().any(|(i, index)| indices[..i].contains(index))
 }
 
@@ -1044,7 +1044,7 @@ macro_rules! take_slots {
 
 /// The values of a [`Slots`] with their indices and versions, in slot order, from either
 /// end.
-pub(crate) struct RawIter<'a, T> {
+pub(super) struct RawIter<'a, T> {
     slots: core::slice::Iter<'a, Slot<T>>,
     /// The index of the first slot `slots` still holds.
     front: u32,
@@ -1062,7 +1062,7 @@ impl<T> Clone for RawIter<'_, T> {
 
 /// The values of a [`Slots`] with their indices and versions, mutably, in slot order,
 /// from either end.
-pub(crate) struct RawIterMut<'a, T> {
+pub(super) struct RawIterMut<'a, T> {
     slots: core::slice::IterMut<'a, Slot<T>>,
     /// The index of the first slot `slots` still holds.
     front: u32,
@@ -1074,7 +1074,7 @@ walk_slots!(RawIterMut mut);
 
 /// The unowned values of a [`Slots`], removed as they are yielded; see
 /// [`Slots::drain_unowned`].
-pub(crate) struct RawDrain<'a, T> {
+pub(super) struct RawDrain<'a, T> {
     slots: &'a mut Slots<T>,
     /// Slots `front..back` are still to visit.
     front: u32,
@@ -1129,7 +1129,7 @@ impl<T> Drop for RawDrain<'_, T> {
 
 /// The values of a consumed [`Slots`], from either end; see [`Slots::into_iter`]. The
 /// values it does not reach are dropped with the storage.
-pub(crate) struct RawIntoIter<T> {
+pub(super) struct RawIntoIter<T> {
     slots: Slots<T>,
     /// Slots `front..back` are still to visit.
     front: u32,
@@ -1201,7 +1201,7 @@ fn drop_from<T>(slots: &mut Slots<T>, start: usize) {
 /// slot) and `at_end` is false, or `index` is `entries.len()` with room in both vectors
 /// and below `MAX_SLOTS` and `at_end` is true. The entry borrows the storage mutably, so
 /// nothing can change that between claim and fill.
-pub(crate) struct Vacant<'a, T> {
+pub(super) struct Vacant<'a, T> {
     slots: &'a mut Slots<T>,
     index: u32,
     /// Whether `index` is a new slot at the end: known when the slot is claimed, so
@@ -1217,7 +1217,7 @@ impl<T> Vacant<'_, T> {
     /// Fills the slot with `value`, marked occupied (and `OWNED` if `owned`); returns its
     /// index and version.
     #[inline(always)]
-    pub(crate) fn fill(self, value: T, owned: bool) -> (u32, Version) {
+    pub(super) fn fill(self, value: T, owned: bool) -> (u32, Version) {
         let owned = if owned { OWNED } else { 0 };
         let storage = self.slots;
         let i = self.index as usize;
@@ -1267,7 +1267,7 @@ impl<T> Vacant<'_, T> {
 /// free-list head ([`Place::Head`]) or retired and off the free list
 /// ([`Place::Retired`]); if `pushed`, it is the last slot, made by the claim. The claim
 /// borrows the storage mutably, so nothing changes that between claim and fill.
-pub(crate) struct Claim<'a, T> {
+pub(super) struct Claim<'a, T> {
     slots: &'a mut Slots<T>,
     index: u32,
     version: Version,
@@ -1288,20 +1288,20 @@ enum Place {
 impl<T> Claim<'_, T> {
     /// The index the value will take.
     #[inline]
-    pub(crate) fn index(&self) -> u32 {
+    pub(super) fn index(&self) -> u32 {
         self.index
     }
 
     /// The version the value will have.
     #[inline]
-    pub(crate) fn version(&self) -> Version {
+    pub(super) fn version(&self) -> Version {
         self.version
     }
 
     /// Stores `value` at the claimed version (`OWNED` if `owned`); returns its index and
     /// version.
     #[inline]
-    pub(crate) fn fill(self, value: T, owned: bool) -> (u32, Version) {
+    pub(super) fn fill(self, value: T, owned: bool) -> (u32, Version) {
         let mut claim = ManuallyDrop::new(self); // filled: nothing to take back
         let (index, version, place) = (claim.index, claim.version, claim.place);
         let storage = &mut *claim.slots;

@@ -25,15 +25,15 @@
 use core::num::NonZeroU32;
 
 /// Bit 0 of a meta word: the slot holds a value.
-pub(crate) const OCCUPIED: u32 = 1;
+pub(super) const OCCUPIED: u32 = 1;
 /// Bit 1 of a meta word: a branded pool's handle owns the slot's value.
-pub(crate) const OWNED: u32 = 2;
+pub(super) const OWNED: u32 = 2;
 /// Where the generation starts in a meta word.
-pub(crate) const GEN_SHIFT: u32 = 2;
+pub(super) const GEN_SHIFT: u32 = 2;
 /// The two flag bits of a meta word.
 const FLAGS: u32 = OCCUPIED | OWNED;
 /// Generations are counted modulo 2^30.
-pub(crate) const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
+pub(super) const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
 
 /// The version of a slot's value: its generation, `OCCUPIED` set, `OWNED` clear (K1).
 /// Ordered as the `u32` it is. `pub` only because the sealed key trait names it: this
@@ -44,13 +44,13 @@ pub struct Version(NonZeroU32);
 impl Version {
     /// The version of generation 0: what keys that name no value carry, beside an index
     /// no slot has.
-    pub(crate) const FIRST: Version = Version::of_meta(0);
+    pub(super) const FIRST: Version = Version::of_meta(0);
 
     /// The version of the value a slot of meta word `meta` holds, or will hold once it
     /// is filled (a vacant slot's meta word is its next value's, `OCCUPIED` clear).
     #[inline]
     #[must_use]
-    pub(crate) const fn of_meta(meta: u32) -> Version {
+    pub(super) const fn of_meta(meta: u32) -> Version {
         match NonZeroU32::new((meta | OCCUPIED) & !OWNED) {
             Some(bits) => Version(bits),
             // Bit 0 is set on the line above.
@@ -77,14 +77,14 @@ impl Version {
     /// `owned`: the version itself, plus the owned bit (clear in a version, K1).
     #[inline]
     #[must_use]
-    pub(crate) fn meta(self, owned: bool) -> u32 {
+    pub(super) fn meta(self, owned: bool) -> u32 {
         if owned { self.bits() + OWNED } else { self.bits() }
     }
 
     /// The generation (bits 2..).
     #[inline]
     #[must_use]
-    pub(crate) fn generation(self) -> u32 {
+    pub(super) fn generation(self) -> u32 {
         self.bits() >> GEN_SHIFT
     }
 
@@ -93,7 +93,7 @@ impl Version {
     /// owned bit keeps bit 0 of `meta`.
     #[inline]
     #[must_use]
-    pub(crate) fn names(self, meta: u32) -> bool {
+    pub(super) fn names(self, meta: u32) -> bool {
         meta & !OWNED == self.bits()
     }
 
@@ -102,7 +102,7 @@ impl Version {
     /// version has `OWNED` clear).
     #[inline]
     #[must_use]
-    pub(crate) fn names_unowned(self, meta: u32) -> bool {
+    pub(super) fn names_unowned(self, meta: u32) -> bool {
         meta == self.bits()
     }
 
@@ -111,7 +111,7 @@ impl Version {
     /// generation, and retires before its count wraps).
     #[inline]
     #[must_use]
-    pub(crate) fn is_older_than(self, newer: Version) -> bool {
+    pub(super) fn is_older_than(self, newer: Version) -> bool {
         let ahead = newer.generation().wrapping_sub(self.generation()) & GEN_MASK;
         ahead != 0 && ahead < 1 << 29
     }
@@ -119,14 +119,14 @@ impl Version {
 
 /// An index no slot has (a pool holds at most `MAX_SLOTS` = `u32::MAX - 1` slots, so
 /// indices stop below `u32::MAX - 1`): a key there names no value in any pool.
-pub(crate) const NO_SLOT: u32 = u32::MAX;
+pub(super) const NO_SLOT: u32 = u32::MAX;
 const _: () = assert!(NO_SLOT as usize >= crate::pool::slots::MAX_SLOTS);
 
 /// A key's slot index and version as one `u64`, the version in the high half: the form
 /// keys take outside the program.
 #[inline]
 #[must_use]
-pub(crate) fn to_raw(index: u32, version: Version) -> u64 {
+pub(super) fn to_raw(index: u32, version: Version) -> u64 {
     (u64::from(version.bits()) << 32) | u64::from(index)
 }
 
@@ -135,7 +135,7 @@ pub(crate) fn to_raw(index: u32, version: Version) -> u64 {
 /// names no value; every other word is the key it spells, and round-trips.
 #[inline]
 #[must_use]
-pub(crate) fn from_raw(raw: u64) -> (u32, Version) {
+pub(super) fn from_raw(raw: u64) -> (u32, Version) {
     #[expect(clippy::cast_possible_truncation, reason = "the halves of the u64")]
     let (index, bits) = (raw as u32, (raw >> 32) as u32);
     match Version::from_bits(bits) {

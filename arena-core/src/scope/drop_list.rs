@@ -27,7 +27,7 @@ use core::ptr::{self, NonNull};
 
 /// One entry of the chain. Lives in the scope's blocks, so it stays valid until the
 /// blocks are released, which happens after the chain has run.
-pub(crate) struct DropNode {
+pub(super) struct DropNode {
     prev: Option<NonNull<DropNode>>,
     run: unsafe fn(NonNull<u8>, usize),
     data: NonNull<u8>,
@@ -36,12 +36,12 @@ pub(crate) struct DropNode {
 
 impl DropNode {
     /// A node that drops `len` values of type `T` starting at `data`.
-    pub(crate) fn drop_slice<T>(data: NonNull<T>, len: usize) -> Self {
+    pub(super) fn drop_slice<T>(data: NonNull<T>, len: usize) -> Self {
         DropNode { prev: None, run: drop_slice_in_place::<T>, data: data.cast(), len }
     }
 
     /// A node that moves the closure at `data` out and calls it.
-    pub(crate) fn call_once<F: FnOnce()>(data: NonNull<F>) -> Self {
+    pub(super) fn call_once<F: FnOnce()>(data: NonNull<F>) -> Self {
         DropNode { prev: None, run: call_in_place::<F>, data: data.cast(), len: 1 }
     }
 }
@@ -68,26 +68,26 @@ unsafe fn call_in_place<F: FnOnce()>(data: NonNull<u8>, _len: usize) {
 /// A drop chain's front node when [`DropList::mark`] was called: what
 /// [`DropList::run_until`] runs back to.
 #[derive(Clone, Copy)]
-pub(crate) struct DropMark(Option<NonNull<DropNode>>);
+pub(super) struct DropMark(Option<NonNull<DropNode>>);
 
 impl DropMark {
     /// The mark of an empty chain: running back to it runs every node.
-    pub(crate) const EMPTY: DropMark = DropMark(None);
+    pub(super) const EMPTY: DropMark = DropMark(None);
 }
 
 /// The head of a scope's chain.
-pub(crate) struct DropList {
+pub(super) struct DropList {
     head: Cell<Option<NonNull<DropNode>>>,
 }
 
 impl DropList {
-    pub(crate) const fn new() -> Self {
+    pub(super) const fn new() -> Self {
         DropList { head: Cell::new(None) }
     }
 
     /// Whether no node is linked (nothing to run).
     #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.head.get().is_none()
     }
 
@@ -99,7 +99,7 @@ impl DropList {
     /// - the node's data is initialised and stays untouched by anything but the node
     ///   (the scope hands out only references that cannot outlive it).
     #[inline]
-    pub(crate) unsafe fn push(&self, slot: NonNull<DropNode>, mut node: DropNode) {
+    pub(super) unsafe fn push(&self, slot: NonNull<DropNode>, mut node: DropNode) {
         node.prev = self.head.get();
         // SAFETY: the caller guarantees `slot` is valid for writes.
         unsafe { slot.write(node) };
@@ -108,13 +108,13 @@ impl DropList {
 
     /// The chain as it is now, for [`run_until`](Self::run_until): its front node.
     #[inline]
-    pub(crate) fn mark(&self) -> DropMark {
+    pub(super) fn mark(&self) -> DropMark {
         DropMark(self.head.get())
     }
 
     /// Whether no node was pushed since `mark` was taken (nothing to run back to it).
     #[inline]
-    pub(crate) fn is_at(&self, mark: DropMark) -> bool {
+    pub(super) fn is_at(&self, mark: DropMark) -> bool {
         // As raw pointers: one compare (`Option`'s `==` branches on each side's variant).
         let as_ptr =
             |node: Option<NonNull<DropNode>>| node.map_or(ptr::null_mut(), NonNull::as_ptr);
@@ -128,7 +128,7 @@ impl DropList {
     /// Every pushed node's data is still initialised and no reference to it is used again
     /// (the scope is ending), and the nodes' memory is still allocated.
     #[inline]
-    pub(crate) unsafe fn run_all(&self) {
+    pub(super) unsafe fn run_all(&self) {
         // SAFETY: forwarded from the caller, for every node.
         unsafe { self.run_until(DropMark::EMPTY) };
     }
@@ -142,7 +142,7 @@ impl DropList {
     /// all still linked (nothing ran them since). Every node pushed after it has its data
     /// still initialised, no reference to that data is used again, and the nodes' memory
     /// is still allocated.
-    pub(crate) unsafe fn run_until(&self, mark: DropMark) {
+    pub(super) unsafe fn run_until(&self, mark: DropMark) {
         /// Keeps going if a node panics.
         struct Continue<'a>(&'a DropList, DropMark);
         impl Drop for Continue<'_> {

@@ -203,12 +203,12 @@ impl<'p> Scope<'p> {
 
     /// A scope drawing blocks from a block pool's cache.
     #[inline]
-    pub(crate) fn from_pool(pool: &'p BlockCache<'p>) -> Self {
+    fn from_pool(pool: &'p BlockCache<'p>) -> Self {
         Self::with_source(Source::Pool(pool))
     }
 
     /// A scope owning its blocks outright (an arena).
-    pub(crate) fn from_system() -> Self {
+    pub(super) fn from_system() -> Self {
         Self::with_source(Source::system())
     }
 
@@ -265,7 +265,7 @@ impl<'p> Scope<'p> {
 
     /// Makes a fresh block that can hold `layout` the current one, before any allocation
     /// (`Arena::try_with_capacity`).
-    pub(crate) fn try_prepare_block(&self, layout: Layout) -> Result<(), AllocError> {
+    pub(super) fn try_prepare_block(&self, layout: Layout) -> Result<(), AllocError> {
         self.bump.prepare(layout)
     }
 

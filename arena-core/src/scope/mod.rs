@@ -11,6 +11,6 @@ pub(crate) mod allocator;
 pub(crate) mod arena;
 #[cfg(feature = "std")]
 pub(crate) mod arena_pool;
-pub(crate) mod drop_list;
+mod drop_list;
 pub(crate) mod lifecycle;
 pub(crate) mod view;

@@ -76,7 +76,7 @@ pub struct ScopeRef<'s> {
 
 impl<'s> ScopeRef<'s> {
     /// A view of `bump`'s memory.
-    pub(crate) fn new(bump: &'s Bump<'s>) -> Self {
+    pub(super) fn new(bump: &'s Bump<'s>) -> Self {
         ScopeRef { bump }
     }
 

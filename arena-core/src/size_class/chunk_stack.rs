@@ -21,7 +21,7 @@ use core::ptr::{self, NonNull};
 /// pays nothing for one; an owner that needs the count keeps it). Dropping a non-empty
 /// stack forgets its chunks (they live in blocks their owner frees).
 #[derive(Default)]
-pub(crate) struct ChunkStack {
+pub(super) struct ChunkStack {
     head: Cell<Option<NonNull<u8>>>,
 }
 
@@ -31,13 +31,13 @@ unsafe impl Send for ChunkStack {}
 
 impl ChunkStack {
     /// An empty stack.
-    pub(crate) const fn new() -> Self {
+    pub(super) const fn new() -> Self {
         ChunkStack { head: Cell::new(None) }
     }
 
     /// Whether the stack holds no chunk.
     #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.head.get().is_none()
     }
 
@@ -48,7 +48,7 @@ impl ChunkStack {
     /// `chunk` is at least a pointer wide and aligned for one, in no stack, and nobody
     /// uses it until it is popped again (K1).
     #[inline]
-    pub(crate) unsafe fn push(&self, chunk: NonNull<u8>) {
+    pub(super) unsafe fn push(&self, chunk: NonNull<u8>) {
         let next = self.head.get().map_or(ptr::null_mut(), NonNull::as_ptr);
         // SAFETY: the caller hands over an unused chunk, aligned and at least a word
         // long, so its first word is ours to hold the link.
@@ -58,7 +58,7 @@ impl ChunkStack {
 
     /// Pops a free chunk, if any; it is the caller's from now on.
     #[inline]
-    pub(crate) fn pop(&self) -> Option<NonNull<u8>> {
+    pub(super) fn pop(&self) -> Option<NonNull<u8>> {
         let head = self.head.get()?;
         // SAFETY: K1: a listed chunk's first word holds the next link.
         self.head.set(NonNull::new(unsafe { head.cast::<*mut u8>().read() }));
@@ -68,7 +68,7 @@ impl ChunkStack {
     /// Unlinks up to `count` chunks from the top as a stack of their own (walking them),
     /// and says how many it took.
     #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the thread caches' batches"))]
-    pub(crate) fn split_top(&self, count: usize) -> (ChunkStack, usize) {
+    pub(super) fn split_top(&self, count: usize) -> (ChunkStack, usize) {
         let top = ChunkStack::new();
         let Some(first) = self.head.get() else { return (top, 0) };
         if count == 0 {
@@ -95,7 +95,7 @@ impl ChunkStack {
 
     /// Puts `other`'s chunks in place of this stack's, which it returns.
     #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the thread caches' batches"))]
-    pub(crate) fn replace(&self, other: ChunkStack) -> ChunkStack {
+    pub(super) fn replace(&self, other: ChunkStack) -> ChunkStack {
         let ChunkStack { head } = other;
         ChunkStack { head: Cell::new(self.head.replace(head.get())) }
     }
@@ -104,7 +104,7 @@ impl ChunkStack {
     /// `window` links): what debug builds of the locked pool ask of a thread's cache list
     /// (at most `2 * CACHE_BATCH` chunks) before a chunk is pushed, to catch a double free.
     #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's check"))]
-    pub(crate) fn contains_near(&self, chunk: NonNull<u8>, window: usize) -> bool {
+    pub(super) fn contains_near(&self, chunk: NonNull<u8>, window: usize) -> bool {
         let mut next = self.head.get();
         for _ in 0..window {
             let Some(listed) = next else { return false };
@@ -121,7 +121,7 @@ impl ChunkStack {
     /// record the chunks of a depot batch with it.
     #[cfg(debug_assertions)]
     #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's depot"))]
-    pub(crate) fn for_each(&self, mut f: impl FnMut(NonNull<u8>)) {
+    pub(super) fn for_each(&self, mut f: impl FnMut(NonNull<u8>)) {
         let mut next = self.head.get();
         while let Some(listed) = next {
             f(listed);
@@ -131,7 +131,7 @@ impl ChunkStack {
     }
 
     /// Forgets every chunk without touching them (their blocks are about to be freed).
-    pub(crate) fn forget_all(&self) {
+    pub(super) fn forget_all(&self) {
         self.head.set(None);
     }
 }

@@ -63,7 +63,7 @@
 //! builds have neither the field nor the code: the pool's size and its fast path are
 //! the same as without the checks.
 
-pub(crate) mod chunk_stack;
+mod chunk_stack;
 #[cfg(feature = "std")]
 pub(crate) mod sync;
 
@@ -85,7 +85,7 @@ use crate::error::AllocError;
 use crate::block::raw;
 
 /// Number of size classes.
-pub(crate) const CLASSES: usize = 20;
+const CLASSES: usize = 20;
 /// The largest request served from a class.
 pub const MAX_CLASS_SIZE: usize = 1024;
 /// The largest alignment served from a class.
@@ -494,7 +494,7 @@ impl SizeClassPool {
     /// Whether `ptr` is the start of a chunk carved for class `index` (a walk over the
     /// class's blocks: for `debug_assert!`s, which catch a deallocation with the wrong
     /// layout or the wrong pool before it could corrupt a free list).
-    pub(crate) fn class_owns(&self, index: usize, ptr: NonNull<u8>) -> bool {
+    fn class_owns(&self, index: usize, ptr: NonNull<u8>) -> bool {
         let size = class_size(index);
         let p = ptr.as_ptr().addr();
         let blocks = self.classes[index].blocks.take();
@@ -511,7 +511,7 @@ impl SizeClassPool {
     /// module docs.
     #[cfg(debug_assertions)]
     #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's check"))]
-    pub(crate) fn is_free(&self, index: usize, ptr: NonNull<u8>) -> bool {
+    fn is_free(&self, index: usize, ptr: NonNull<u8>) -> bool {
         self.classes[index].freed.is_free(ptr, class_size(index))
     }
 
@@ -520,7 +520,7 @@ impl SizeClassPool {
     /// builds' double-free check then sees it there too. Allocates nothing.
     #[cfg(debug_assertions)]
     #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's depot"))]
-    pub(crate) fn mark_parked(&self, index: usize, chunk: NonNull<u8>, parked: bool) {
+    fn mark_parked(&self, index: usize, chunk: NonNull<u8>, parked: bool) {
         let was = self.classes[index].freed.set(chunk, class_size(index), parked);
         debug_assert!(was == Some(!parked), "mark_parked: {chunk:p} parked twice or unknown");
     }
@@ -682,12 +682,12 @@ pub(crate) fn class_index(layout: Layout) -> Option<usize> {
 
 /// The layout every chunk of class `index` is allocated with (its full class size).
 #[cfg_attr(not(feature = "std"), expect(dead_code, reason = "the locked pool's depot"))]
-pub(crate) fn class_layout(index: usize) -> Layout {
+fn class_layout(index: usize) -> Layout {
     Layout::from_size_align(class_size(index), CLASS_ALIGN).unwrap_or_else(|_| unreachable!())
 }
 
 /// Whether both layouts are served by one class (so a chunk of one fits the other).
-pub(crate) fn same_class(a: Layout, b: Layout) -> bool {
+fn same_class(a: Layout, b: Layout) -> bool {
     class_index(a).is_some_and(|i| class_index(b) == Some(i))
 }
 
@@ -765,7 +765,7 @@ unsafe impl Allocator for &SizeClassPool {
 ///
 /// `ptr` is a live allocation of `old_layout` from `pool`, and `keep` is at most both
 /// sizes.
-pub(crate) unsafe fn resize_in_class<A: Allocator + Copy>(
+unsafe fn resize_in_class<A: Allocator + Copy>(
     pool: A,
     ptr: NonNull<u8>,
     old_layout: Layout,

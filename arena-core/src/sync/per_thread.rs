@@ -86,7 +86,7 @@ crate::sync::thread_local_const! {
 /// This thread's id, or `None` once the thread is exiting (its id was given back, or it
 /// first asks for one after its thread-local storage was torn down).
 #[inline]
-pub(crate) fn current() -> Option<usize> {
+fn current() -> Option<usize> {
     match ID.with(Cell::get) {
         id if id < EXITED => Some(id),
         EXITED => None,

@@ -76,7 +76,7 @@ impl<'s, T> ArenaVecIntoIter<'s, T> {
     }
 
     /// The elements not taken yet, as a vector again (moved to the front of the buffer).
-    pub(crate) fn into_vec(mut self) -> ArenaVec<'s, T> {
+    pub(super) fn into_vec(mut self) -> ArenaVec<'s, T> {
         let remaining = self.tail - self.head;
         // SAFETY: `head..tail` are initialised; they move to the front of the same buffer
         // (`copy` allows the overlap), where the vector's length then covers exactly them.

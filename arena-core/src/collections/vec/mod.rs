@@ -850,14 +850,14 @@ impl<'s, T> ArenaVec<'s, T> {
     }
 
     /// Whether this vector's buffer is in `bump`'s memory (a vector of that scope).
-    pub(crate) fn is_in(&self, bump: &Bump<'_>) -> bool {
+    fn is_in(&self, bump: &Bump<'_>) -> bool {
         ptr::addr_eq(self.bump, bump)
     }
 
     /// Gives the buffer up: the `len` initialised elements at the returned pointer are
     /// the caller's now, in memory that stays allocated until the scope ends (nothing
     /// frees a buffer the vector gave up, A1).
-    pub(crate) fn into_raw_parts(self) -> (NonNull<T>, usize) {
+    fn into_raw_parts(self) -> (NonNull<T>, usize) {
         let this = mem::ManuallyDrop::new(self);
         (this.ptr, this.len)
     }

@@ -15,7 +15,7 @@ use crate::pool::key::SlotKey;
 use crate::pool::version::Version;
 
 /// One entry of a secondary map: the version of the key that set it, and the value.
-pub(crate) type Entry<V> = Option<(Version, V)>;
+pub(super) type Entry<V> = Option<(Version, V)>;
 
 /// `Iterator`, `DoubleEndedIterator`, `ExactSizeIterator`, `FusedIterator` and `Debug`
 /// for an iterator with `entries` (the map's entries, enumerated), `remaining` (entries
@@ -100,7 +100,7 @@ pub struct SecondaryIter<'a, K, V> {
 }
 
 impl<'a, K, V> SecondaryIter<'a, K, V> {
-    pub(crate) fn new(entries: &'a [Entry<V>], len: usize, model: Option<K>) -> Self {
+    pub(super) fn new(entries: &'a [Entry<V>], len: usize, model: Option<K>) -> Self {
         SecondaryIter { entries: entries.iter().enumerate(), remaining: len, model }
     }
 }
@@ -144,7 +144,7 @@ pub struct SecondaryIterMut<'a, K, V> {
 }
 
 impl<'a, K, V> SecondaryIterMut<'a, K, V> {
-    pub(crate) fn new(entries: &'a mut [Entry<V>], len: usize, model: Option<K>) -> Self {
+    pub(super) fn new(entries: &'a mut [Entry<V>], len: usize, model: Option<K>) -> Self {
         SecondaryIterMut { entries: entries.iter_mut().enumerate(), remaining: len, model }
     }
 }

@@ -383,12 +383,12 @@ impl<'id> RowIndex<'id> {
     ///
     /// If `row` is not below [`len`](Self::len).
     #[track_caller]
-    pub(crate) fn key_of_row(&self, row: usize) -> Key<'id> {
+    pub(super) fn key_of_row(&self, row: usize) -> Key<'id> {
         self.slots.key_at(self.rows[row])
     }
 
     /// The key of the value at `row` if no handle owns it: the rows `retain` may remove.
-    pub(crate) fn unowned_key_at_row(&self, row: usize) -> Option<Key<'id>> {
+    pub(super) fn unowned_key_at_row(&self, row: usize) -> Option<Key<'id>> {
         let slot = *self.rows.get(row)?;
         (!self.slots.is_owned_at(slot)).then(|| self.slots.key_at(slot))
     }
