@@ -1,12 +1,12 @@
 //! A calculator's front end: tokens and an expression tree built in one scope through a
-//! single-lifetime, `Copy` view (`ScopeRef<'s>`), then evaluated and printed. The parser
+//! single-lifetime, `Copy` view (`ScopeView<'s>`), then evaluated and printed. The parser
 //! is a plain struct holding the view, as a bumpalo user would hold `&'a Bump`. A batch
 //! of lines shares one scope, each line in a nested scope that rewinds after it
 //! (`Scope::scoped`).
 //!
 //! `cargo run --example calc -- "1 + 2 * (3 - 4)"`; `cargo test --example calc`.
 
-use arena_kit::{BlockPool, Scope, ScopeRef};
+use arena_kit::{BlockPool, Scope, scope::ScopeView};
 
 /// An expression node: `Copy`, pointing at its children in the same scope.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +33,7 @@ enum Token<'s> {
 }
 
 /// Splits `src` into tokens, identifiers copied into the scope.
-fn lex<'s>(arena: ScopeRef<'s>, src: &str) -> Result<&'s [Token<'s>], String> {
+fn lex<'s>(arena: ScopeView<'s>, src: &str) -> Result<&'s [Token<'s>], String> {
     let mut tokens = Vec::new();
     let mut chars = src.char_indices().peekable();
     while let Some(&(i, c)) = chars.peek() {
@@ -75,7 +75,7 @@ fn lex<'s>(arena: ScopeRef<'s>, src: &str) -> Result<&'s [Token<'s>], String> {
 
 /// A recursive-descent parser over the tokens; every node goes into the scope.
 struct Parser<'s> {
-    arena: ScopeRef<'s>,
+    arena: ScopeView<'s>,
     tokens: &'s [Token<'s>],
     at: usize,
 }

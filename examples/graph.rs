@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use arena_kit::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, SecondaryMap, TypedKey};
 
 /// A junction and the roads leaving it (target, length in metres).
 struct Junction {
@@ -16,7 +16,7 @@ struct Junction {
     roads: Vec<(Key, u32)>,
 }
 
-type Key = PoolKey<Junction>;
+type Key = TypedKey<Junction>;
 /// A route: the junctions' names and its length in metres.
 type Route = (Vec<&'static str>, u32);
 

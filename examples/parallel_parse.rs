@@ -4,7 +4,7 @@
 //!
 //! `cargo run --example parallel_parse -- 100000`; `cargo test --example parallel_parse`.
 
-use arena_kit::{ArenaPool, PooledArena};
+use arena_kit::{ArenaPool, scope::PooledArena};
 use rayon::prelude::*;
 
 /// One field's value: numbers parsed, text copied into the arena.

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use arena_kit::{GetDisjointMutError, KeyPool, PoolKey};
+use arena_kit::{GetDisjointMutError, KeyPool, TypedKey};
 
 /// Side of the square box (it wraps around).
 const SIZE: f64 = 100.0;
@@ -26,7 +26,7 @@ struct Particle {
     mass: f64,
 }
 
-type Key = PoolKey<Particle>;
+type Key = TypedKey<Particle>;
 
 /// What a run did, for the report and the checks.
 #[derive(Debug, Default)]

@@ -2,7 +2,7 @@
 //! as 16 hex digits, a shopping cart per session in a `SecondaryMap`, and the whole store
 //! saved to JSON at shutdown and loaded at start-up.
 //!
-//! Everything a client sends is untrusted: a cookie is parsed with `PoolKey::from_raw`,
+//! Everything a client sends is untrusted: a cookie is parsed with `TypedKey::from_raw`,
 //! which is safe for any bits. A cookie for a session that logged out, a cookie edited
 //! by hand, a cookie from another server's store: each gets "no session", never another
 //! session's data. The saved file is untrusted too (it may have been edited): loading it
@@ -10,7 +10,7 @@
 //!
 //! `cargo run --example sessions`; `cargo test --example sessions`.
 
-use arena_kit::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, SecondaryMap, TypedKey};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -23,7 +23,7 @@ struct Session {
 #[derive(Default, Serialize, Deserialize)]
 struct Store {
     sessions: KeyPool<Session>,
-    carts: SecondaryMap<PoolKey<Session>, Vec<String>>,
+    carts: SecondaryMap<TypedKey<Session>, Vec<String>>,
 }
 
 impl Store {
@@ -34,12 +34,12 @@ impl Store {
     }
 
     /// The session a request's cookie names: parsed, not trusted.
-    fn session(cookie: &str) -> Option<PoolKey<Session>> {
+    fn session(cookie: &str) -> Option<TypedKey<Session>> {
         // A cookie that is not 16 hex digits is no cookie.
         if cookie.len() != 16 {
             return None;
         }
-        u64::from_str_radix(cookie, 16).ok().map(PoolKey::from_raw)
+        u64::from_str_radix(cookie, 16).ok().map(TypedKey::from_raw)
     }
 
     /// Serves one request: counts it and adds `item` to the cart. `None` when the cookie

@@ -68,7 +68,7 @@ impl fmt::Debug for Id<'_> {
 /// A fresh brand, not yet given to a pool: the generative lifetime `'id` as a value.
 ///
 /// Made only by [`Brand::with`]; consumed by [`Pool::new_in`](crate::Pool::new_in) or
-/// [`RowIndex::new_in`](crate::RowIndex::new_in) (and the pools `#[derive(ArenaAlloc)]`
+/// [`SoaPool::new_in`](crate::SoaPool::new_in) (and the pools `#[derive(ArenaAlloc)]`
 /// generates), so one brand names exactly one pool. Needed where the pool's value type
 /// mentions the brand itself (linked structures); [`Pool::with`](crate::Pool::with) is the
 /// shorter form otherwise.

@@ -18,7 +18,7 @@
 //! which generates [`ParticlePool`] (derefs to [`SoaPool`](crate::SoaPool)), the row
 //! views [`ParticleRef`] and [`ParticleMut`], the column views [`ParticleColumns`] and
 //! [`ParticleColumnsMut`], the aliases [`ParticleHandle`] and [`ParticleKey`], and the
-//! [`SoaRow`](crate::SoaRow) and [`SoaViews`](crate::SoaViews) impls.
+//! [`SoaRow`](crate::SoaRow) and [`Views`](crate::pool::soa::Views) impls.
 //!
 //! [`Node`] uses the plain layout, and names its own pool's keys through its brand:
 //!

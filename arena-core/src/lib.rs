@@ -8,48 +8,42 @@
 //! scope, destructors run exactly once, and a value whose destructor could read an
 //! already-dropped sibling does not compile.
 //!
-//! # The pieces
+//! # Which type do I need
 //!
-//! - [`BlockPool`]: a cache of page-filling blocks shared by many short-lived scopes.
-//! - [`Scope`]: a bump arena drawing blocks from a pool (or from its parent's source, for
-//!   a child scope) and giving them back when it ends; destructors and [`Scope::on_exit`]
-//!   callbacks run then, newest first.
-//! - [`Arena`]: the same bump arena owning its blocks outright.
-//! - [`Pool`]: index-based free-list storage for one type, made by [`Pool::with`] with a
-//!   brand of its own; [`Handle`] (owning, unchecked access) and [`Key`] (copyable,
-//!   generation-checked) name its values; [`SecondaryMap`] holds side data by key.
-//!   [`Brand`] hands out a bare brand, for value types that hold keys of their own pool.
-//! - [`SizeClassPool`]: free lists in twenty size classes for 1..=1024-byte requests
-//!   (`boost::pool` per size), giving blocks back when a class empties; `&SizeClassPool` is an
-//!   `allocator_api2` allocator.
-//! - [`RowIndex`]: the handle side of struct-of-arrays storage (rows that stay dense).
-//! - `#[derive(ArenaAlloc)]` (see [`ArenaAlloc`]): a typed pool for your struct, plain or
-//!   struct-of-arrays, built on [`Pool`] and [`RowIndex`]; [`arena_new!`] and
-//!   [`try_arena_new!`] are `STD_NEW` for scopes and pools alike.
-//! - [`AllocError`] / [`TryAllocError`]: what a `try_` method returns, value included.
-//! - [`ArenaVec`] and [`ArenaString`]: growable collections in a scope that grow in place
-//!   at the tip and then in a page-filled block of their own, so the scope
-//!   holds little more than their capacity; [`vec!`] and [`format!`] build them
-//!   (`vec![in &scope; 1, 2]`), [`CollectIn`] collects into them.
-//! - [`ArenaBox`]: an owning pointer into a scope, dropping its value when it drops:
-//!   recursive types, trait objects, values that borrow the scope's other values.
-//!   `docs/coming-from-bumpalo.md` maps bumpalo's API to these.
-//! - `&Scope` implements `allocator_api2::alloc::Allocator`: `allocator_api2::vec::Vec`
-//!   and `hashbrown` collections keep their buffers in a scope; the newest allocation
-//!   grows and shrinks in place.
-//! - Thread-safe flavours (the locked pools; feature `std`), separate types so the
-//!   unlocked ones pay nothing for threads:
-//!   [`SharedBlockPool`] with a [`LocalBlockPool`] cache per thread (scopes take no lock),
-//!   [`SyncSizeClassPool`] (per-thread chunk caches over a locked depot and classes,
-//!   an `allocator_api2` allocator too) and [`SyncPool`] (a branded typed pool in
-//!   per-thread shards, [`SyncHandle`]s usable from any thread).
-//! - [`ArenaPool`] (feature `std`): arenas lent to parallel tasks one at a time
-//!   ([`PooledArena`], bump-scope's `BumpPool`); the values borrow the pool, not the
-//!   task, so they can be sent back to the spawning thread and live until the pool is
-//!   reset or dropped.
+//! | you have | use | why |
+//! |---|---|---|
+//! | many short batches (a request, a frame, a parse) | [`BlockPool`] + [`Scope`] | a scope per batch takes the block the last one gave back; ending it is one step |
+//! | one batch that lives a while | [`Arena`] | a scope that owns its blocks, growing as it goes |
+//! | scopes on many threads | [`SharedBlockPool`] | a block cache per thread over one locked list: scopes take no lock |
+//! | results of parallel tasks | [`ArenaPool`] | arenas lent to tasks one at a time; the values outlive the task |
+//! | values you add and remove, named by handle | [`Pool`] | a free list in one buffer; a [`Handle`] needs no run-time check, a [`Key`] is checked by its generation |
+//! | a pool kept in a struct, a `static` or a task | [`KeyPool`] | the same storage without a brand; [`TypedKey`]s are checked at run time |
+//! | a pool shared by threads | [`SyncPool`] | a pool per shard behind its own lock; handles work from any thread |
+//! | side data for a pool's values | [`SecondaryMap`] | a table by slot, tagged with the key that set each entry |
+//! | scans over one field of many values | [`SoaPool`] (via `#[derive(ArenaAlloc)]`, `#[arena(soa)]`) | a column per field, rows kept dense |
+//! | a malloc-like allocator for collections | [`SizeClassPool`], [`SyncSizeClassPool`] | free lists per size class for 1 to 1024 bytes, an `allocator_api2` allocator |
+//! | a growable vector or string, a box | [`ArenaVec`], [`ArenaString`], [`ArenaBox`] | in a scope, growing in place at its tip |
 //!
-//! Data flows one way: system allocator (one private module, `raw`, is the only one that calls
-//! it) → block → block pool → scope → your values.
+//! Everything else is one module down, beside the type it belongs to: counters,
+//! iterators, entries and views in [`block`], [`scope`], [`pool`] (with
+//! [`pool::secondary`] and [`pool::soa`]), [`collections`] and [`size_class`].
+//!
+//! - `#[derive(ArenaAlloc)]` (see [`ArenaAlloc`]) generates a typed pool for your struct,
+//!   plain or struct-of-arrays; [`arena_new!`] and [`try_arena_new!`] are `STD_NEW` for
+//!   scopes and pools alike. [`Brand`] hands out a bare brand, for value types that hold
+//!   keys of their own pool.
+//! - A `try_` method returns [`AllocError`] or [`TryAllocError`] (the value handed back).
+//! - [`vec!`] and [`format!`] build collections in a scope (`vec![in &scope; 1, 2]`),
+//!   [`CollectIn`] collects into them. `&Scope` is an `allocator_api2` allocator, so
+//!   `allocator_api2::vec::Vec` and `hashbrown` keep their buffers in a scope.
+//! - The thread-safe flavours ([`SharedBlockPool`], [`SyncPool`], [`SyncSizeClassPool`],
+//!   [`ArenaPool`]; feature `std`) are separate types, so the unlocked ones pay nothing
+//!   for threads.
+//!
+//! Data flows one way: system allocator (one private module is the only one that calls
+//! it) → block → block pool → scope → your values. The repository's
+//! `docs/coming-from-bumpalo.md`, `coming-from-slab-slotmap.md` and
+//! `coming-from-typed-arena.md` map those crates' APIs to these.
 //!
 //! # A tour
 //!
@@ -96,7 +90,7 @@
 //!   says why moving the raw memory it owns is sound, `SyncPool`'s shard lock says why
 //!   sharing it is, and loom models check the shared block list, the size-class depot
 //!   and the shards.
-//! - [`ArenaPool`]'s arenas move between threads inside a [`PooledArena`] guard (`Send`,
+//! - [`ArenaPool`]'s arenas move between threads inside a [`PooledArena`](scope::PooledArena) guard (`Send`,
 //!   `!Sync`): only `Send` values with destructors enter them, and nothing else of the
 //!   scope (callbacks, child scopes, collections) is reachable through the guard.
 //! - Limits, overflow and out-of-memory are runtime errors from `try_` methods, which hand
@@ -108,7 +102,7 @@
 //!   (with `parking_lot`). Without it the crate is `no_std` and needs
 //!   only `alloc`.
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`.
-//! - `serde`: `Serialize`/`Deserialize` for [`PoolKey`], [`KeyPool`] and a
+//! - `serde`: `Serialize`/`Deserialize` for [`TypedKey`], [`KeyPool`] and a
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
 //!   stale), `Serialize` for [`ArenaVec`], [`ArenaString`] and [`ArenaBox`].
 #![cfg_attr(not(feature = "std"), no_std)]
@@ -116,56 +110,40 @@
 extern crate alloc;
 
 mod alloc_or_init_error;
-mod block;
+pub mod block;
 mod brand;
 mod bump;
-mod collections;
+pub mod collections;
 mod error;
 mod external_impls;
 #[cfg(all(test, loom))]
 mod loom_models;
 mod new_macro;
-mod pool;
-mod scope;
-mod size_class;
+pub mod pool;
+pub mod scope;
+pub mod size_class;
 #[cfg(feature = "std")]
 mod sync;
 
 pub use alloc_or_init_error::AllocOrInitError;
-pub use scope::arena::Arena;
-pub use collections::boxed::ArenaBox;
+pub use block::BlockPool;
 #[cfg(feature = "std")]
-pub use scope::arena_pool::{ArenaPool, ArenaPoolStats, PooledArena};
-pub use block::info::{BlockInfo, BlockKind};
-pub use block::pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
+pub use block::SharedBlockPool;
 pub use brand::Brand;
-pub use collections::collect_in::{CollectIn, FromIteratorIn};
+pub use collections::{ArenaBox, ArenaString, ArenaVec, CollectIn, FromIteratorIn};
 pub use error::{AllocError, LimitKind, TryAllocError};
-pub use pool::handle::{Handle, Key};
-pub use pool::key_pool::{KeyPool, KeyVacantEntry, PoolKey};
 pub use new_macro::ArenaNew;
-pub use pool::branded::{Pool, PoolStats, VacantEntry};
-pub use pool::soa::row_index::RowIndex;
-pub use scope::lifecycle::{Scope, ScopeStats};
-pub use scope::view::ScopeRef;
-pub use pool::secondary::iter::{SecondaryIter, SecondaryIterMut};
-pub use pool::secondary::{SecondaryEntry, SecondaryMap};
+pub use pool::secondary::SecondaryMap;
+pub use pool::soa::{SoaPool, SoaRow};
+pub use pool::{GetDisjointMutError, Handle, Key, KeyPool, Pool, SlotKey, TypedKey};
 #[cfg(feature = "std")]
-pub use block::shared::{
-    LOCAL_MAX_FREE, LocalBlockPool, REFILL_BATCH, SharedBlockPool, SharedBlockPoolStats,
-};
-pub use size_class::{MAX_CLASS_SIZE, SizeClassPool, SizeClassStats};
-pub use pool::iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
-pub use pool::key::SlotKey;
-pub use pool::slots::GetDisjointMutError;
-pub use pool::soa::{SoaIter, SoaIterMut, SoaPool};
-pub use pool::soa::row::{SoaColumns, SoaColumnsMut, SoaMut, SoaRef, SoaRow, SoaViews};
-pub use collections::string::ArenaString;
+pub use pool::{SyncHandle, SyncKey, SyncPool};
 #[cfg(feature = "std")]
-pub use pool::sync_pool::{SyncHandle, SyncKey, SyncPool};
+pub use scope::ArenaPool;
+pub use scope::{Arena, Scope};
+pub use size_class::SizeClassPool;
 #[cfg(feature = "std")]
-pub use size_class::sync::{CACHE_BATCH, SyncSizeClassPool};
-pub use collections::vec::{ArenaVec, ArenaVecDrain, ArenaVecExtractIf, ArenaVecIntoIter};
+pub use size_class::SyncSizeClassPool;
 
 /// Types with typed pool storage generated by `#[derive(ArenaAlloc)]`.
 ///

@@ -23,9 +23,9 @@
 //! and `[a; n]` is always the array form (an array *value* goes through `s.alloc`).
 
 use crate::error::TryAllocError;
-use crate::pool::handle::Handle;
-use crate::pool::branded::Pool;
-use crate::scope::lifecycle::Scope;
+use crate::pool::Handle;
+use crate::pool::Pool;
+use crate::scope::Scope;
 
 /// Where `arena_new!` can put a `T`, and what it gives back.
 ///

@@ -142,7 +142,7 @@ const _: () = {
         }
     }
     #[automatically_derived]
-    impl<'a> ::arena_kit::SoaViews<'a> for Point {
+    impl<'a> ::arena_kit::pool::soa::Views<'a> for Point {
         type Ref = PointRef<'a>;
         type Mut = PointMut<'a>;
         type Columns = PointColumns<'a>;

@@ -322,7 +322,7 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
         }
 
         #[automatically_derived]
-        impl #view_impl #krate::SoaViews<#lt> for #name #ty_generics #view_where {
+        impl #view_impl #krate::pool::soa::Views<#lt> for #name #ty_generics #view_where {
             type Ref = #row #view_args;
             type Mut = #row_mut #view_args;
             type Columns = #cols #view_args;

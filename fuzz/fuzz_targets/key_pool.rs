@@ -1,13 +1,13 @@
 //! `KeyPool` against a `HashMap` from key to value, and a `SecondaryMap` of its keys
 //! against a model of slotmap's rule (an entry answers only the key that set it; an older
 //! key of a slot never overwrites a newer one's entry). Keys forged with
-//! `PoolKey::from_raw` must match exactly the live key with the same bits, or nothing.
+//! `TypedKey::from_raw` must match exactly the live key with the same bits, or nothing.
 #![no_main]
 
 use std::collections::HashMap;
 
 use arbitrary::Arbitrary;
-use arena_kit::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, TypedKey, SecondaryMap};
 use arena_kit_fuzz::{Tracked, start};
 use libfuzzer_sys::fuzz_target;
 
@@ -61,7 +61,7 @@ enum EntryOp {
     AndModifyOrDefault,
 }
 
-type Key = PoolKey<Tracked>;
+type Key = TypedKey<Tracked>;
 
 #[derive(Default)]
 struct Run {
@@ -138,7 +138,7 @@ impl Run {
             assert_eq!(pool.get(key).map(Tracked::id), self.pool.get(&key).copied());
             assert_eq!(pool.contains_key(key), self.pool.contains_key(&key));
             assert_eq!(map.get(key).map(Tracked::id), self.map_get(key));
-            assert_eq!(PoolKey::from_raw(key.to_raw()), key);
+            assert_eq!(TypedKey::from_raw(key.to_raw()), key);
         }
         let mut n = 0;
         for (key, value) in map.iter() {
@@ -243,7 +243,7 @@ fn step(run: &mut Run, pool: &mut KeyPool<Tracked>, map: &mut SecondaryMap<Key, 
             }
         }
         Op::Forged(raw) => {
-            let key = PoolKey::<Tracked>::from_raw(raw);
+            let key = TypedKey::<Tracked>::from_raw(raw);
             if (raw >> 32) & 3 == 1 {
                 assert_eq!(key.to_raw(), raw, "raw bits with a key's version round-trip");
             } else {
@@ -258,7 +258,7 @@ fn step(run: &mut Run, pool: &mut KeyPool<Tracked>, map: &mut SecondaryMap<Key, 
                 let raw = key.to_raw();
                 let version = ((raw >> 32) as u32 & !3).wrapping_add(u32::from(d % 16));
                 let near =
-                    PoolKey::<Tracked>::from_raw((u64::from(version) << 32) | (raw & 0xffff_ffff));
+                    TypedKey::<Tracked>::from_raw((u64::from(version) << 32) | (raw & 0xffff_ffff));
                 assert_eq!(pool.get(near).map(Tracked::id), run.pool.get(&near).copied());
                 assert_eq!(map.get(near).map(Tracked::id), run.map_get(near));
                 assert_eq!(pool.remove(near).map(|v| v.id()), run.pool.remove(&near));

@@ -1,5 +1,5 @@
 //! Bytes from outside, loaded: the first byte picks a format (`serde_json` or postcard)
-//! and a type (`KeyPool<u8>`, `PoolKey<u8>`, `SecondaryMap<PoolKey<u8>, u8>`), the rest is
+//! and a type (`KeyPool<u8>`, `TypedKey<u8>`, `SecondaryMap<TypedKey<u8>, u8>`), the rest is
 //! the document. A document either fails to load or gives a value that is consistent
 //! with itself (every key it yields names its value; forged keys near each of them name
 //! nothing else), keeps working against a model as values come and go, saves and loads
@@ -8,12 +8,12 @@
 
 use std::collections::HashMap;
 
-use arena_kit::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, TypedKey, SecondaryMap};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-type Key = PoolKey<u8>;
+type Key = TypedKey<u8>;
 
 #[derive(Clone, Copy)]
 enum Format {

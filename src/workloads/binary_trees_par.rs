@@ -11,7 +11,7 @@
 //! [`benchmarks_game_output`] prints the game's output lines with the arena-kit
 //! contender's code; its unit tests compare them with the game's expected output.
 
-use arena_kit::{Arena, ArenaPool, PooledArena, SharedBlockPool};
+use arena_kit::{Arena, ArenaPool, SharedBlockPool, scope::PooledArena};
 use rayon::prelude::*;
 
 use super::Contender;

@@ -62,7 +62,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "limit: Vec index", run: limit_vec },
 ];
 
-/// `KeyPool::get` through `PoolKey`s.
+/// `KeyPool::get` through `TypedKey`s.
 #[must_use]
 pub fn key_pool(n: usize) -> u64 {
     let mut pool = KeyPool::with_capacity(LIVE);

@@ -11,7 +11,7 @@ use core::cell::RefCell;
 use core::mem::MaybeUninit;
 
 use allocator_api2::alloc::{Allocator, Global};
-use arena_kit::{MAX_CLASS_SIZE, SizeClassPool, SyncSizeClassPool};
+use arena_kit::{SizeClassPool, SyncSizeClassPool, size_class::MAX_CLASS_SIZE};
 
 use super::Contender;
 use super::mi_alloc::MiAlloc;

@@ -2,7 +2,7 @@
 // helper that takes `&Scope`. `alloc` requires `T: 'p` (a value whose destructor runs
 // may not borrow the scope's other values), so this is E0621; the README's "Trees and
 // graphs of references" and `alloc`'s docs quote this error and give the answer
-// (`alloc_copy` for nodes without a destructor, or a `ScopeRef<'s>`).
+// (`alloc_copy` for nodes without a destructor, or a `ScopeView<'s>`).
 use arena_kit::{BlockPool, Scope};
 
 struct Node<'s> {

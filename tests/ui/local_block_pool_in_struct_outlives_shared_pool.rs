@@ -1,6 +1,6 @@
 // A struct holding a thread's cache, declared before the shared pool: the struct drops
 // after the pool, and with it the cache, which gives blocks back to the pool.
-use arena_kit::{LocalBlockPool, SharedBlockPool};
+use arena_kit::{block::LocalBlockPool, SharedBlockPool};
 
 struct Worker<'s> {
     cache: LocalBlockPool<'s>,

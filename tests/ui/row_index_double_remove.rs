@@ -1,5 +1,5 @@
 // `RowIndex::remove` consumes the handle: a row cannot be swap-removed twice through it.
-use arena_kit::RowIndex;
+use arena_kit::pool::soa::RowIndex;
 
 fn main() {
     RowIndex::with(|mut index| {

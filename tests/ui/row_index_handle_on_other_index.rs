@@ -1,5 +1,5 @@
 // A handle of one `RowIndex` is a type error on another: each has its own brand.
-use arena_kit::RowIndex;
+use arena_kit::pool::soa::RowIndex;
 
 fn main() {
     RowIndex::with(|mut a| {

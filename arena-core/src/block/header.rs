@@ -34,8 +34,8 @@ use core::alloc::Layout;
 use core::fmt;
 use core::ptr::NonNull;
 
-use crate::error::AllocError;
 use crate::block::raw;
+use crate::error::AllocError;
 
 /// Header at the start of every block.
 #[repr(C, align(16))]

@@ -6,7 +6,7 @@
 /// # Examples
 ///
 /// ```
-/// use arena_kit::{BlockKind, BlockPool};
+/// use arena_kit::{block::BlockKind, BlockPool};
 ///
 /// let pool = BlockPool::new();
 /// let scope = pool.scope();

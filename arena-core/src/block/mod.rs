@@ -1,18 +1,37 @@
-//! The block wing: system memory in page-filling blocks, and the caches that recycle
-//! them between scopes.
+//! Blocks and the caches that recycle them: what a [`BlockPool`] or a
+//! [`SharedBlockPool`] hands to scopes, and what they report.
 //!
-//! - `raw`: the one module that calls the system allocator.
-//! - `header`: a [`Block`](header::Block), one allocation with its header, owned as a
-//!   token, and the intrusive list blocks are kept in.
-//! - `info`: what a block is, as the public API reports it.
-//! - `hot_slot`: the most recently returned block, kept by address for the next scope.
-//! - `pool`: `BlockPool` and the cache under it.
-//! - `shared`: `SharedBlockPool` and its per-thread `LocalBlockPool` caches.
+//! A block is one allocation from the system allocator, sized so that it and the
+//! allocator's bookkeeping fill whole pages ([`DEFAULT_BLOCK_SIZE`]). A scope takes its
+//! blocks from a pool and gives them back at its end; the pool keeps them for the next
+//! scope, up to its `max_free`. The pools are at the crate root; here are their
+//! counters ([`BlockPoolStats`], [`SharedBlockPoolStats`]), a block as a scope
+//! describes it ([`BlockInfo`], [`BlockKind`]), and a thread's cache over a shared pool
+//! ([`LocalBlockPool`]).
 
-pub(crate) mod header;
+// The wing inside: `raw` (the one module that calls the system allocator), `header` (a
+// block and its header, owned as a token, and the intrusive list blocks are kept in),
+// `info`, `hot_slot` (the last block given back, lent to the next scope by address),
+// `pool` (`BlockPool` and the cache under it), `shared` (`SharedBlockPool`,
+// `LocalBlockPool`).
+
+mod header;
 mod hot_slot;
-pub(crate) mod info;
-pub(crate) mod pool;
+mod info;
+mod pool;
 pub(crate) mod raw;
 #[cfg(feature = "std")]
-pub(crate) mod shared;
+mod shared;
+
+pub(crate) use header::{
+    BLOCK_ALIGN, Block, BlockList, HEADER, dedicated_size, fits_standard, smallest_size,
+};
+pub use info::{BlockInfo, BlockKind};
+pub(crate) use pool::BlockCache;
+pub use pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
+/// Tuning constants of the shared pool's per-thread caches: not a promise.
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub use shared::{LOCAL_MAX_FREE, REFILL_BATCH};
+#[cfg(feature = "std")]
+pub use shared::{LocalBlockPool, SharedBlockPool, SharedBlockPoolStats};

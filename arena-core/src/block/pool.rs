@@ -54,9 +54,9 @@ use core::cell::Cell;
 use core::fmt;
 
 use crate::block::header::{self as block, BLOCK_ALIGN, Block, BlockList, HEADER};
-use crate::error::{AllocError, LimitKind};
 use crate::block::hot_slot::HotSlot;
 use crate::block::raw;
+use crate::error::{AllocError, LimitKind};
 
 /// Bytes of a standard block of [`BlockPool::new`]: two pages less the system
 /// allocator's header (8 176 bytes on 64-bit targets), of which 32 are the block header.
@@ -264,7 +264,7 @@ macro_rules! block_cache_api {
             ///
             /// ```
             #[doc = $setup]
-            /// assert_eq!(pool.block_size(), arena_kit::DEFAULT_BLOCK_SIZE);
+            /// assert_eq!(pool.block_size(), arena_kit::block::DEFAULT_BLOCK_SIZE);
             /// ```
             #[must_use]
             pub fn block_size(&self) -> usize {
@@ -405,7 +405,7 @@ macro_rules! block_cache_api {
             /// assert_eq!((stats.live_blocks, stats.dedicated_blocks), (0, 0));
             /// ```
             #[must_use]
-            pub fn stats(&self) -> $crate::BlockPoolStats {
+            pub fn stats(&self) -> $crate::block::BlockPoolStats {
                 self.cache.stats()
             }
         }

@@ -199,7 +199,7 @@ impl SharedBlockPool {
     ///
     /// ```
     /// let shared = arena_kit::SharedBlockPool::new();
-    /// assert_eq!(shared.block_size(), arena_kit::DEFAULT_BLOCK_SIZE);
+    /// assert_eq!(shared.block_size(), arena_kit::block::DEFAULT_BLOCK_SIZE);
     /// ```
     #[must_use]
     pub fn block_size(&self) -> usize {

@@ -70,11 +70,11 @@ use core::fmt;
 use core::mem::ManuallyDrop;
 use core::ptr::NonNull;
 
-use crate::block::header::{self as block, BLOCK_ALIGN, Block, BlockList};
-use crate::block::info::{BlockInfo, BlockKind};
-use crate::error::{AllocError, LimitKind};
 use crate::block::raw;
+use crate::block::{self, BLOCK_ALIGN, Block, BlockList};
+use crate::block::{BlockInfo, BlockKind};
 use crate::bump::source::Source;
+use crate::error::{AllocError, LimitKind};
 
 /// A bump allocator over blocks from a [`Source`]; see the module docs.
 ///

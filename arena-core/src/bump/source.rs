@@ -11,10 +11,10 @@
 use core::alloc::Layout;
 use core::cell::Cell;
 
-use crate::block::header::{self as block, BLOCK_ALIGN, Block};
-use crate::block::pool::BlockCache;
-use crate::error::AllocError;
+use crate::block::BlockCache;
 use crate::block::raw;
+use crate::block::{self, BLOCK_ALIGN, Block};
+use crate::error::AllocError;
 
 /// First block of an [`Arena`](crate::Arena): 1 KiB less the malloc header, small enough
 /// for the system allocator's per-thread cache (glibc's tcache serves up to 1 KiB), so an

@@ -42,7 +42,7 @@ use core::ops::{Deref, DerefMut};
 use core::ptr::{self, NonNull};
 
 use crate::error::{TryAllocError, fail};
-use crate::scope::lifecycle::Scope;
+use crate::scope::Scope;
 
 /// An owning pointer to a value in a [`Scope`]: the value drops when the box does, the
 /// bytes stay in the scope until it ends (bumpalo's `bumpalo::boxed::Box`).

@@ -4,10 +4,10 @@
 //! `Iterator::collect` builds a collection from nothing; a scope's collections need their
 //! scope, so `iter.collect_in::<ArenaVec<_>>(&scope)` passes it along.
 
-use crate::collections::boxed::ArenaBox;
-use crate::scope::lifecycle::Scope;
-use crate::collections::string::ArenaString;
+use crate::collections::ArenaBox;
+use crate::collections::ArenaString;
 use crate::collections::vec::ArenaVec;
+use crate::scope::Scope;
 
 /// A collection that can be built from an iterator in a scope: what
 /// [`CollectIn::collect_in`] builds.

@@ -6,10 +6,10 @@ use core::fmt;
 use core::ops::{Deref, DerefMut};
 use core::ptr::NonNull;
 
-use crate::collections::boxed::ArenaBox;
-use crate::error::{AllocError, TryAllocError, fail};
-use crate::scope::lifecycle::Scope;
+use crate::collections::ArenaBox;
 use crate::collections::vec::ArenaVec;
+use crate::error::{AllocError, TryAllocError, fail};
+use crate::scope::Scope;
 
 /// A growable string whose bytes live in a [`Scope`] (or an [`Arena`](crate::Arena)).
 ///

@@ -1,6 +1,6 @@
 //! `serde` support (feature `serde`): keys and storable pools that survive a round trip.
 //!
-//! - [`PoolKey`] is `{ "index": u32, "version": u32 }`, as slotmap's keys are.
+//! - [`TypedKey`] is `{ "index": u32, "version": u32 }`, as slotmap's keys are.
 //! - [`KeyPool`] is `{ "salt", "floor", "slots": [[meta, value or null], ...] }`: every
 //!   slot with its meta word (generation and occupancy), so after a round trip every key
 //!   that named a value names it again, every stale key stays stale, and keys of other
@@ -26,35 +26,35 @@ use core::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
-use crate::collections::boxed::ArenaBox;
-use crate::pool::key_pool::{KeyPool, PoolKey};
-use crate::pool::secondary::SecondaryMap;
-use crate::pool::slots::MAX_SLOTS;
-use crate::collections::string::ArenaString;
+use crate::collections::ArenaBox;
+use crate::collections::ArenaString;
 use crate::collections::vec::ArenaVec;
-use crate::pool::version::Version;
+use crate::pool::MAX_SLOTS;
+use crate::pool::Version;
+use crate::pool::secondary::SecondaryMap;
+use crate::pool::{KeyPool, TypedKey};
 
-impl<T> Serialize for PoolKey<T> {
+impl<T> Serialize for TypedKey<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("PoolKey", 2)?;
+        let mut s = serializer.serialize_struct("TypedKey", 2)?;
         s.serialize_field("index", &self.slot())?;
         s.serialize_field("version", &self.version().bits())?;
         s.end()
     }
 }
 
-impl<'de, T> Deserialize<'de> for PoolKey<T> {
+impl<'de, T> Deserialize<'de> for TypedKey<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct KeyVisitor<T>(PhantomData<T>);
 
         impl<'de, T> Visitor<'de> for KeyVisitor<T> {
-            type Value = PoolKey<T>;
+            type Value = TypedKey<T>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a PoolKey: index and version")
+                f.write_str("a TypedKey: index and version")
             }
 
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PoolKey<T>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TypedKey<T>, A::Error> {
                 let (mut index, mut version) = (None, None);
                 while let Some(field) = map.next_key::<&str>()? {
                     match field {
@@ -68,7 +68,7 @@ impl<'de, T> Deserialize<'de> for PoolKey<T> {
                 Ok(key(index, version))
             }
 
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PoolKey<T>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TypedKey<T>, A::Error> {
                 let index =
                     seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
                 let version =
@@ -77,14 +77,14 @@ impl<'de, T> Deserialize<'de> for PoolKey<T> {
             }
         }
 
-        /// Any pair is a key, parsed as [`PoolKey::from_raw`] parses one: a version no
+        /// Any pair is a key, parsed as [`TypedKey::from_raw`] parses one: a version no
         /// pool gives its keys becomes a key that names no value.
-        fn key<T>(index: u32, version: u32) -> PoolKey<T> {
-            PoolKey::from_raw((u64::from(version) << 32) | u64::from(index))
+        fn key<T>(index: u32, version: u32) -> TypedKey<T> {
+            TypedKey::from_raw((u64::from(version) << 32) | u64::from(index))
         }
 
         const KEY_FIELDS: &[&str] = &["index", "version"];
-        deserializer.deserialize_struct("PoolKey", KEY_FIELDS, KeyVisitor(PhantomData))
+        deserializer.deserialize_struct("TypedKey", KEY_FIELDS, KeyVisitor(PhantomData))
     }
 }
 
@@ -159,7 +159,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for KeyPool<T> {
     }
 }
 
-impl<T, V: Serialize> Serialize for SecondaryMap<PoolKey<T>, V> {
+impl<T, V: Serialize> Serialize for SecondaryMap<TypedKey<T>, V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // Slot by slot up to the last entry, `null` where there is none: a document
         // describes every slot it sizes (see `Deserialize`).
@@ -173,7 +173,7 @@ impl<T, V: Serialize> Serialize for SecondaryMap<PoolKey<T>, V> {
     }
 }
 
-impl<'de, T, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<PoolKey<T>, V> {
+impl<'de, T, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<TypedKey<T>, V> {
     /// Reads the slots one by one: the map is as long as the document's sequence, so
     /// `n` bytes of input size it by at most `n` slots (no index in the input can make
     /// it allocate ahead). An entry's version must be one a pool gives its keys.
@@ -196,7 +196,7 @@ impl<'de, T, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<PoolKey<T>, 
                 )),
             });
         }
-        Ok(SecondaryMap::from_entries(entries, PoolKey::model()))
+        Ok(SecondaryMap::from_entries(entries, TypedKey::model()))
     }
 }
 

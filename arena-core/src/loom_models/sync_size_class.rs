@@ -19,7 +19,7 @@ use core::ptr::NonNull;
 use loom::sync::Arc;
 use loom::thread;
 
-use crate::size_class::sync::{CACHE_BATCH, SyncSizeClassPool};
+use crate::size_class::{CACHE_BATCH, SyncSizeClassPool};
 
 /// A chunk's address, to move between threads (the pool's memory, handed over whole).
 struct Chunk(NonNull<u8>);

@@ -47,10 +47,10 @@ use core::ops::{Index, IndexMut};
 
 use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
-use crate::pool::handle::{Handle, Key};
-use crate::pool::iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
 use crate::pool::slots::{Claim, GetDisjointMutError, Slots, overlapping};
 use crate::pool::version::Version;
+use crate::pool::{Drain, IntoIter, Iter, IterMut};
+use crate::pool::{Handle, Key};
 
 /// Branded free-list storage for values of one type.
 ///
@@ -536,7 +536,7 @@ impl<'id, T> Pool<'id, T> {
     }
 
     /// A key of this pool from a `u64` ([`Key::to_raw`]), parsed as
-    /// [`PoolKey::from_raw`](crate::PoolKey::from_raw) parses one: safe for any bits. A
+    /// [`TypedKey::from_raw`](crate::TypedKey::from_raw) parses one: safe for any bits. A
     /// word `to_raw` made comes back as the same key; a word whose version half no pool
     /// gives a key becomes a key that names no value; no word names a removed value or a
     /// vacant slot.
@@ -813,10 +813,10 @@ impl<'id, T> Pool<'id, T> {
     ///     assert_eq!((pool.len(), pool[&h]), (1, 0));
     /// });
     /// ```
-    pub fn drain_keyed(&mut self) -> PoolDrain<'_, Key<'id>, T> {
+    pub fn drain_keyed(&mut self) -> Drain<'_, Key<'id>, T> {
         let model = self.model_key();
         let unowned = self.slots.unowned_len();
-        PoolDrain::new(self.slots.drain_unowned(unowned), model)
+        Drain::new(self.slots.drain_unowned(unowned), model)
     }
 
     /// Empties the pool, yielding every value (in slot order). Consumes the pool: any
@@ -957,8 +957,8 @@ impl<'id, T> Pool<'id, T> {
     /// });
     /// ```
     #[must_use]
-    pub fn iter(&self) -> PoolIter<'_, Key<'id>, T> {
-        PoolIter::new(self.slots.iter(), self.model_key())
+    pub fn iter(&self) -> Iter<'_, Key<'id>, T> {
+        Iter::new(self.slots.iter(), self.model_key())
     }
 
     /// Every value with its key, mutably, in slot order; from either end, exact-size.
@@ -974,9 +974,9 @@ impl<'id, T> Pool<'id, T> {
     ///     assert_eq!(pool[&h], 10);
     /// });
     /// ```
-    pub fn iter_mut(&mut self) -> PoolIterMut<'_, Key<'id>, T> {
+    pub fn iter_mut(&mut self) -> IterMut<'_, Key<'id>, T> {
         let model = self.model_key();
-        PoolIterMut::new(self.slots.iter_mut(), model)
+        IterMut::new(self.slots.iter_mut(), model)
     }
 
     /// Every key, in slot order (owned values' too); from either end, exact-size, `Clone`.
@@ -1054,19 +1054,19 @@ impl<'id, T> Pool<'id, T> {
 /// ```
 impl<'id, T> IntoIterator for Pool<'id, T> {
     type Item = (Key<'id>, T);
-    type IntoIter = PoolIntoIter<Key<'id>, T>;
+    type IntoIter = IntoIter<Key<'id>, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         let model = self.model_key();
         // L3: the pool is consumed, so no handle can be used with its values again.
-        PoolIntoIter::new(self.slots.into_iter(), model)
+        IntoIter::new(self.slots.into_iter(), model)
     }
 }
 
 /// Every value with its key, in slot order: [`Pool::iter`].
 impl<'a, 'id, T> IntoIterator for &'a Pool<'id, T> {
     type Item = (Key<'id>, &'a T);
-    type IntoIter = PoolIter<'a, Key<'id>, T>;
+    type IntoIter = Iter<'a, Key<'id>, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
@@ -1076,7 +1076,7 @@ impl<'a, 'id, T> IntoIterator for &'a Pool<'id, T> {
 /// Every value with its key, mutably, in slot order: [`Pool::iter_mut`].
 impl<'a, 'id, T> IntoIterator for &'a mut Pool<'id, T> {
     type Item = (Key<'id>, &'a mut T);
-    type IntoIter = PoolIterMut<'a, Key<'id>, T>;
+    type IntoIter = IterMut<'a, Key<'id>, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()

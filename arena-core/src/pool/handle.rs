@@ -156,7 +156,7 @@ impl<'id> Key<'id> {
     }
 
     /// The key as one `u64` (version in the high half, index in the low), the layout of
-    /// [`PoolKey::to_raw`](crate::PoolKey::to_raw); [`Pool::key_from_raw`](crate::Pool::key_from_raw)
+    /// [`TypedKey::to_raw`](crate::TypedKey::to_raw); [`Pool::key_from_raw`](crate::Pool::key_from_raw)
     /// turns it back into a key of the pool's brand.
     ///
     /// # Examples

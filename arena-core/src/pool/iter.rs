@@ -1,19 +1,19 @@
-//! The iterators of [`Pool`](crate::Pool) and [`KeyPool`](crate::KeyPool): [`PoolIter`],
-//! [`PoolIterMut`], [`PoolDrain`] and [`PoolIntoIter`].
+//! The iterators of [`Pool`](crate::Pool) and [`KeyPool`](crate::KeyPool): [`Iter`],
+//! [`IterMut`], [`Drain`] and [`IntoIter`].
 //!
 //! Each wraps a walk over the slot storage (`pool/slots.rs`, which reads the values) and turns
 //! the index and version of every value into the pool's key type `K` ([`Key<'id>`] or
-//! [`PoolKey<T>`]). All of them go in slot order, from either end, and know exactly how
-//! many values are left; [`PoolIter`] is `Clone` too (slotmap's iterators are, but are not
+//! [`TypedKey<T>`]). All of them go in slot order, from either end, and know exactly how
+//! many values are left; [`Iter`] is `Clone` too (slotmap's iterators are, but are not
 //! double-ended; slab's are double-ended).
 //!
 //! [`Key<'id>`]: crate::Key
-//! [`PoolKey<T>`]: crate::PoolKey
+//! [`TypedKey<T>`]: crate::TypedKey
 
 use core::fmt;
 use core::iter::FusedIterator;
 
-use crate::pool::key::SlotKey;
+use crate::pool::SlotKey;
 use crate::pool::slots::{RawDrain, RawIntoIter, RawIter, RawIterMut};
 use crate::pool::version::Version;
 
@@ -91,23 +91,23 @@ macro_rules! keyed_iterator {
 /// assert_eq!(backwards, [3, 2, 0]);
 /// assert_eq!(iter.map(|(k, _)| k).collect::<Vec<_>>(), [keys[0], keys[2], keys[3]]);
 /// ```
-pub struct PoolIter<'a, K, T> {
+pub struct Iter<'a, K, T> {
     raw: RawIter<'a, T>,
     /// A key of the pool, which the others are made like.
     model: K,
 }
 
-impl<'a, K, T> PoolIter<'a, K, T> {
+impl<'a, K, T> Iter<'a, K, T> {
     pub(super) fn new(raw: RawIter<'a, T>, model: K) -> Self {
-        PoolIter { raw, model }
+        Iter { raw, model }
     }
 }
 
-keyed_iterator!(PoolIter['a] yields (K, &'a T));
+keyed_iterator!(Iter['a] yields (K, &'a T));
 
-impl<K: SlotKey, T> Clone for PoolIter<'_, K, T> {
+impl<K: SlotKey, T> Clone for Iter<'_, K, T> {
     fn clone(&self) -> Self {
-        PoolIter { raw: self.raw.clone(), model: self.model }
+        Iter { raw: self.raw.clone(), model: self.model }
     }
 }
 
@@ -131,19 +131,19 @@ impl<K: SlotKey, T> Clone for PoolIter<'_, K, T> {
 /// }
 /// assert_eq!((pool[a], pool[b]), (1, 200));
 /// ```
-pub struct PoolIterMut<'a, K, T> {
+pub struct IterMut<'a, K, T> {
     raw: RawIterMut<'a, T>,
     /// A key of the pool, which the others are made like.
     model: K,
 }
 
-impl<'a, K, T> PoolIterMut<'a, K, T> {
+impl<'a, K, T> IterMut<'a, K, T> {
     pub(super) fn new(raw: RawIterMut<'a, T>, model: K) -> Self {
-        PoolIterMut { raw, model }
+        IterMut { raw, model }
     }
 }
 
-keyed_iterator!(PoolIterMut['a] yields (K, &'a mut T));
+keyed_iterator!(IterMut['a] yields (K, &'a mut T));
 
 /// Removes values from a pool as it yields them with their (now stale) keys, in slot
 /// order: [`KeyPool::drain`](crate::KeyPool::drain) (every value) and
@@ -167,19 +167,19 @@ keyed_iterator!(PoolIterMut['a] yields (K, &'a mut T));
 /// assert!(pool.is_empty());
 /// assert_eq!(pool.get(keys[2]), None);
 /// ```
-pub struct PoolDrain<'a, K, T> {
+pub struct Drain<'a, K, T> {
     raw: RawDrain<'a, T>,
     /// A key of the pool, which the others are made like.
     model: K,
 }
 
-impl<'a, K, T> PoolDrain<'a, K, T> {
+impl<'a, K, T> Drain<'a, K, T> {
     pub(super) fn new(raw: RawDrain<'a, T>, model: K) -> Self {
-        PoolDrain { raw, model }
+        Drain { raw, model }
     }
 }
 
-keyed_iterator!(PoolDrain['a] yields (K, T));
+keyed_iterator!(Drain['a] yields (K, T));
 
 /// Every value of a consumed pool with its key, in slot order: `pool.into_iter()` on a
 /// [`Pool`](crate::Pool) (values owned by handles too: the pool is gone, so no handle can
@@ -197,16 +197,16 @@ keyed_iterator!(PoolDrain['a] yields (K, T));
 /// let words: Vec<String> = pool.into_iter().rev().map(|(_, w)| w).collect();
 /// assert_eq!(words, ["or", "be", "to"]);
 /// ```
-pub struct PoolIntoIter<K, T> {
+pub struct IntoIter<K, T> {
     raw: RawIntoIter<T>,
     /// A key of the pool, which the others are made like.
     model: K,
 }
 
-impl<K, T> PoolIntoIter<K, T> {
+impl<K, T> IntoIter<K, T> {
     pub(super) fn new(raw: RawIntoIter<T>, model: K) -> Self {
-        PoolIntoIter { raw, model }
+        IntoIter { raw, model }
     }
 }
 
-keyed_iterator!(PoolIntoIter[] yields (K, T));
+keyed_iterator!(IntoIter[] yields (K, T));

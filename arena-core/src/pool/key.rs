@@ -3,11 +3,11 @@
 //! iterators (`pool/iter.rs`).
 //!
 //! The trait is sealed: only the kit's keys implement it (the branded [`Key`] in
-//! `pool/handle.rs`, [`PoolKey`] in `pool/key_pool.rs`), so a key is always a slot index and a
+//! `pool/handle.rs`, [`TypedKey`] in `pool/key_pool.rs`), so a key is always a slot index and a
 //! version of one pool, checked on every use.
 //!
 //! [`Key`]: crate::Key
-//! [`PoolKey`]: crate::PoolKey
+//! [`TypedKey`]: crate::TypedKey
 
 pub(super) mod sealed {
     use crate::pool::version::Version;
@@ -25,7 +25,7 @@ pub(super) mod sealed {
 
 /// A key a [`SecondaryMap`](crate::SecondaryMap) can be keyed by, and that the pools'
 /// iterators yield: the branded [`Key`](crate::Key) of a [`Pool`](crate::Pool), and the
-/// [`PoolKey`](crate::PoolKey) of a [`KeyPool`](crate::KeyPool). Sealed.
+/// [`TypedKey`](crate::TypedKey) of a [`KeyPool`](crate::KeyPool). Sealed.
 ///
 /// # Examples
 ///

@@ -14,14 +14,14 @@ use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 
 use crate::error::{TryAllocError, fail};
-use crate::pool::branded::PoolStats;
-use crate::pool::iter::{PoolDrain, PoolIntoIter, PoolIter, PoolIterMut};
+use crate::pool::PoolStats;
 use crate::pool::key::{SlotKey, sealed::KeyParts};
 use crate::pool::slots::{Claim, GetDisjointMutError, Slots};
 use crate::pool::version::{self, Version};
+use crate::pool::{Drain, IntoIter, Iter, IterMut};
 
 /// A copyable, checked key to a value of a [`KeyPool<T>`]: 8 bytes, and
-/// `Option<PoolKey<T>>` too.
+/// `Option<TypedKey<T>>` too.
 ///
 /// Typed by the pool's value type, so a key of a `KeyPool<Node>` does not type-check on a
 /// `KeyPool<Edge>` (no `new_key_type!` needed). A stale key (its value was removed) gets
@@ -31,15 +31,15 @@ use crate::pool::version::{self, Version};
 /// # Examples
 ///
 /// ```
-/// use arena_kit::{KeyPool, PoolKey};
+/// use arena_kit::{KeyPool, TypedKey};
 ///
 /// let mut names = KeyPool::new();
-/// let ada: PoolKey<&str> = names.insert("Ada");
+/// let ada: TypedKey<&str> = names.insert("Ada");
 /// assert_eq!(names[ada], "Ada");
-/// assert_eq!(size_of::<Option<PoolKey<&str>>>(), 8);
-/// assert_eq!(PoolKey::<&str>::from_raw(ada.to_raw()), ada);
+/// assert_eq!(size_of::<Option<TypedKey<&str>>>(), 8);
+/// assert_eq!(TypedKey::<&str>::from_raw(ada.to_raw()), ada);
 /// ```
-pub struct PoolKey<T> {
+pub struct TypedKey<T> {
     index: u32,
     /// The slot's version when the key was made: salted generation, `OCCUPIED` bit set.
     version: Version,
@@ -48,14 +48,14 @@ pub struct PoolKey<T> {
     _type: PhantomData<fn() -> T>,
 }
 
-impl<T> PoolKey<T> {
+impl<T> TypedKey<T> {
     fn new(index: u32, version: Version) -> Self {
-        PoolKey { index, version, _type: PhantomData }
+        TypedKey { index, version, _type: PhantomData }
     }
 
     /// A key the pool's iterators make their keys like (only its type matters).
     pub(crate) fn model() -> Self {
-        PoolKey::new(0, Version::FIRST)
+        TypedKey::new(0, Version::FIRST)
     }
 
     /// The slot index, as stored.
@@ -90,7 +90,7 @@ impl<T> PoolKey<T> {
     /// let mut pool = arena_kit::KeyPool::new();
     /// let k = pool.insert(1);
     /// let raw: u64 = k.to_raw();
-    /// assert_eq!(pool.get(arena_kit::PoolKey::from_raw(raw)), Some(&1));
+    /// assert_eq!(pool.get(arena_kit::TypedKey::from_raw(raw)), Some(&1));
     /// ```
     #[must_use]
     pub fn to_raw(self) -> u64 {
@@ -111,75 +111,75 @@ impl<T> PoolKey<T> {
     /// # Examples
     ///
     /// ```
-    /// use arena_kit::{KeyPool, PoolKey};
+    /// use arena_kit::{KeyPool, TypedKey};
     ///
     /// let mut pool = KeyPool::<u8>::new();
     /// let k = pool.insert(7);
-    /// assert_eq!(PoolKey::<u8>::from_raw(k.to_raw()), k);
-    /// let nonsense = PoolKey::from_raw(0xdead_beef);
+    /// assert_eq!(TypedKey::<u8>::from_raw(k.to_raw()), k);
+    /// let nonsense = TypedKey::from_raw(0xdead_beef);
     /// assert_eq!(pool.get(nonsense), None);
     /// pool.remove(k);
     /// // The removed value's slot is vacant: no bits reach it.
     /// let vacant_pattern = k.to_raw().wrapping_add(3 << 32); // next generation, vacant
-    /// assert_eq!(pool.remove(PoolKey::from_raw(vacant_pattern)), None);
+    /// assert_eq!(pool.remove(TypedKey::from_raw(vacant_pattern)), None);
     /// ```
     #[must_use]
     pub fn from_raw(raw: u64) -> Self {
         let (index, version) = version::from_raw(raw);
-        PoolKey::new(index, version)
+        TypedKey::new(index, version)
     }
 }
 
-impl<T> KeyParts for PoolKey<T> {
+impl<T> KeyParts for TypedKey<T> {
     #[inline]
     fn slot(self) -> u32 {
-        PoolKey::slot(self)
+        TypedKey::slot(self)
     }
     #[inline]
     fn version(self) -> Version {
-        PoolKey::version(self)
+        TypedKey::version(self)
     }
     #[inline]
     fn with_parts(self, slot: u32, version: Version) -> Self {
-        PoolKey::new(slot, version)
+        TypedKey::new(slot, version)
     }
 }
-impl<T> SlotKey for PoolKey<T> {}
+impl<T> SlotKey for TypedKey<T> {}
 
-impl<T> Clone for PoolKey<T> {
+impl<T> Clone for TypedKey<T> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T> Copy for PoolKey<T> {}
-impl<T> PartialEq for PoolKey<T> {
+impl<T> Copy for TypedKey<T> {}
+impl<T> PartialEq for TypedKey<T> {
     fn eq(&self, other: &Self) -> bool {
         (self.index, self.version) == (other.index, other.version)
     }
 }
-impl<T> Eq for PoolKey<T> {}
-impl<T> PartialOrd for PoolKey<T> {
+impl<T> Eq for TypedKey<T> {}
+impl<T> PartialOrd for TypedKey<T> {
     fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<T> Ord for PoolKey<T> {
+impl<T> Ord for TypedKey<T> {
     fn cmp(&self, other: &Self) -> core::cmp::Ordering {
         (self.index, self.version).cmp(&(other.index, other.version))
     }
 }
-impl<T> Hash for PoolKey<T> {
+impl<T> Hash for TypedKey<T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.to_raw().hash(state);
     }
 }
-impl<T> fmt::Debug for PoolKey<T> {
+impl<T> fmt::Debug for TypedKey<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PoolKey({}v{:x})", self.index, self.version.generation())
+        write!(f, "TypedKey({}v{:x})", self.index, self.version.generation())
     }
 }
 
-/// Typed free-list storage you can keep anywhere, named by checked [`PoolKey`]s:
+/// Typed free-list storage you can keep anywhere, named by checked [`TypedKey`]s:
 /// slotmap's `SlotMap<K, T>`, on the storage of [`Pool`](crate::Pool).
 ///
 /// Use it where a pool must outlive a closure: a struct field, a `static` (behind a lock),
@@ -197,7 +197,7 @@ impl<T> fmt::Debug for PoolKey<T> {
 ///   the `std` feature, from a per-process address and a counter), so for a key of
 ///   another pool that happens with probability 2^-30 per lookup: never in practice, but
 ///   not by proof (the branded [`Pool`](crate::Pool) proves it).
-/// - Keys from outside are parsed, not trusted: [`PoolKey::from_raw`] and
+/// - Keys from outside are parsed, not trusted: [`TypedKey::from_raw`] and
 ///   `Deserialize` take any bits, and no bits name a removed value or a vacant slot
 ///   (the repository's `docs/keys-from-outside.md`).
 /// - Keys survive a serde round trip of their pool (feature `serde`): the salt and every
@@ -219,11 +219,11 @@ impl<T> fmt::Debug for PoolKey<T> {
 /// # Examples
 ///
 /// ```
-/// use arena_kit::{KeyPool, PoolKey};
+/// use arena_kit::{KeyPool, TypedKey};
 ///
 /// struct Graph {
 ///     nodes: KeyPool<&'static str>,
-///     edges: Vec<(PoolKey<&'static str>, PoolKey<&'static str>)>,
+///     edges: Vec<(TypedKey<&'static str>, TypedKey<&'static str>)>,
 /// }
 ///
 /// let mut g = Graph { nodes: KeyPool::new(), edges: Vec::new() };
@@ -308,11 +308,11 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[track_caller]
-    pub fn insert(&mut self, value: T) -> PoolKey<T> {
+    pub fn insert(&mut self, value: T) -> TypedKey<T> {
         match self.slots.vacant() {
             Ok(entry) => {
                 let (index, version) = entry.fill(value, false);
-                PoolKey::new(index, version)
+                TypedKey::new(index, version)
             }
             Err(e) => fail(e),
         }
@@ -333,11 +333,11 @@ impl<T> KeyPool<T> {
     /// let k = pool.try_insert('x').unwrap();
     /// assert_eq!(pool.remove(k), Some('x'));
     /// ```
-    pub fn try_insert(&mut self, value: T) -> Result<PoolKey<T>, TryAllocError<T>> {
+    pub fn try_insert(&mut self, value: T) -> Result<TypedKey<T>, TryAllocError<T>> {
         match self.slots.vacant() {
             Ok(entry) => {
                 let (index, version) = entry.fill(value, false);
-                Ok(PoolKey::new(index, version))
+                Ok(TypedKey::new(index, version))
             }
             Err(e) => Err(TryAllocError::new(e, value)),
         }
@@ -384,7 +384,7 @@ impl<T> KeyPool<T> {
     /// assert_eq!(pool[k], "I live in slot 0");
     /// ```
     #[track_caller]
-    pub fn insert_with_key(&mut self, make: impl FnOnce(PoolKey<T>) -> T) -> PoolKey<T> {
+    pub fn insert_with_key(&mut self, make: impl FnOnce(TypedKey<T>) -> T) -> TypedKey<T> {
         let entry = self.vacant_entry();
         let key = entry.key();
         // The claim burnt `key`: if `make` panics, it never names a value.
@@ -405,7 +405,7 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn get(&self, key: PoolKey<T>) -> Option<&T> {
+    pub fn get(&self, key: TypedKey<T>) -> Option<&T> {
         self.slots.get_unowned(key.index, key.version)
     }
 
@@ -421,7 +421,7 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn get_mut(&mut self, key: PoolKey<T>) -> Option<&mut T> {
+    pub fn get_mut(&mut self, key: TypedKey<T>) -> Option<&mut T> {
         self.slots.get_unowned_mut(key.index, key.version)
     }
 
@@ -447,7 +447,7 @@ impl<T> KeyPool<T> {
     /// ```
     pub fn get_disjoint_mut<const N: usize>(
         &mut self,
-        keys: [PoolKey<T>; N],
+        keys: [TypedKey<T>; N],
     ) -> Result<[&mut T; N], GetDisjointMutError> {
         self.slots.get_disjoint_mut(keys.map(|k| (k.index, k.version)))
     }
@@ -463,7 +463,7 @@ impl<T> KeyPool<T> {
     /// assert_eq!(pool.remove(k), None);
     /// ```
     #[inline]
-    pub fn remove(&mut self, key: PoolKey<T>) -> Option<T> {
+    pub fn remove(&mut self, key: TypedKey<T>) -> Option<T> {
         self.slots.remove(key.index, key.version)
     }
 
@@ -478,7 +478,7 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn contains_key(&self, key: PoolKey<T>) -> bool {
+    pub fn contains_key(&self, key: TypedKey<T>) -> bool {
         self.slots.contains_unowned(key.index, key.version)
     }
 
@@ -602,8 +602,8 @@ impl<T> KeyPool<T> {
     /// pool.retain(|_, v| *v % 3 == 0);
     /// assert_eq!(pool.len(), 4);
     /// ```
-    pub fn retain(&mut self, mut keep: impl FnMut(PoolKey<T>, &mut T) -> bool) {
-        self.slots.retain(|index, version, value| keep(PoolKey::new(index, version), value));
+    pub fn retain(&mut self, mut keep: impl FnMut(TypedKey<T>, &mut T) -> bool) {
+        self.slots.retain(|index, version, value| keep(TypedKey::new(index, version), value));
     }
 
     /// Removes every value; every key goes stale. The buffer stays for reuse, and new
@@ -635,9 +635,9 @@ impl<T> KeyPool<T> {
     /// let all: String = pool.drain().map(|(_, c)| c).collect();
     /// assert_eq!((all.as_str(), pool.len()), ("ab", 0));
     /// ```
-    pub fn drain(&mut self) -> PoolDrain<'_, PoolKey<T>, T> {
+    pub fn drain(&mut self) -> Drain<'_, TypedKey<T>, T> {
         let unowned = self.slots.len(); // a `KeyPool` owns no slot
-        PoolDrain::new(self.slots.drain_unowned(unowned), PoolKey::model())
+        Drain::new(self.slots.drain_unowned(unowned), TypedKey::model())
     }
 
     /// Defragments the pool (slab's `compact`): moves values from the highest slots into
@@ -671,9 +671,13 @@ impl<T> KeyPool<T> {
     /// assert_eq!(by_name["dee"].index(), 0);
     /// assert!(by_name.iter().all(|(name, &k)| pool[k] == *name));
     /// ```
-    pub fn compact(&mut self, mut rekey: impl FnMut(&mut T, PoolKey<T>, PoolKey<T>) -> bool) {
+    pub fn compact(&mut self, mut rekey: impl FnMut(&mut T, TypedKey<T>, TypedKey<T>) -> bool) {
         self.slots.compact(|value, (old_index, old_version), (new_index, new_version)| {
-            rekey(value, PoolKey::new(old_index, old_version), PoolKey::new(new_index, new_version))
+            rekey(
+                value,
+                TypedKey::new(old_index, old_version),
+                TypedKey::new(new_index, new_version),
+            )
         });
     }
 
@@ -687,8 +691,8 @@ impl<T> KeyPool<T> {
     /// assert_eq!(pool.iter().next(), Some((k, &7)));
     /// ```
     #[must_use]
-    pub fn iter(&self) -> PoolIter<'_, PoolKey<T>, T> {
-        PoolIter::new(self.slots.iter(), PoolKey::model())
+    pub fn iter(&self) -> Iter<'_, TypedKey<T>, T> {
+        Iter::new(self.slots.iter(), TypedKey::model())
     }
 
     /// Every value with its key, mutably, in slot order (from either end; exact-size).
@@ -703,8 +707,8 @@ impl<T> KeyPool<T> {
     /// }
     /// assert_eq!(pool[k], 8);
     /// ```
-    pub fn iter_mut(&mut self) -> PoolIterMut<'_, PoolKey<T>, T> {
-        PoolIterMut::new(self.slots.iter_mut(), PoolKey::model())
+    pub fn iter_mut(&mut self) -> IterMut<'_, TypedKey<T>, T> {
+        IterMut::new(self.slots.iter_mut(), TypedKey::model())
     }
 
     /// Every key, in slot order (from either end; exact-size, `Clone`).
@@ -719,7 +723,7 @@ impl<T> KeyPool<T> {
     #[must_use]
     pub fn keys(
         &self,
-    ) -> impl DoubleEndedIterator<Item = PoolKey<T>> + ExactSizeIterator + FusedIterator + Clone + '_
+    ) -> impl DoubleEndedIterator<Item = TypedKey<T>> + ExactSizeIterator + FusedIterator + Clone + '_
     {
         self.iter().map(|(key, _)| key)
     }
@@ -787,11 +791,11 @@ impl<T> Default for KeyPool<T> {
 /// # Panics
 ///
 /// If the key is stale (or of another pool): use [`KeyPool::get`] where that can happen.
-impl<T> Index<PoolKey<T>> for KeyPool<T> {
+impl<T> Index<TypedKey<T>> for KeyPool<T> {
     type Output = T;
 
     #[track_caller]
-    fn index(&self, key: PoolKey<T>) -> &T {
+    fn index(&self, key: TypedKey<T>) -> &T {
         match self.get(key) {
             Some(value) => value,
             None => stale(key),
@@ -804,9 +808,9 @@ impl<T> Index<PoolKey<T>> for KeyPool<T> {
 /// # Panics
 ///
 /// As [`Index`].
-impl<T> IndexMut<PoolKey<T>> for KeyPool<T> {
+impl<T> IndexMut<TypedKey<T>> for KeyPool<T> {
     #[track_caller]
-    fn index_mut(&mut self, key: PoolKey<T>) -> &mut T {
+    fn index_mut(&mut self, key: TypedKey<T>) -> &mut T {
         match self.slots.get_unowned_mut(key.index, key.version) {
             Some(value) => value,
             None => stale(key),
@@ -816,7 +820,7 @@ impl<T> IndexMut<PoolKey<T>> for KeyPool<T> {
 
 #[cold]
 #[track_caller]
-fn stale<T>(key: PoolKey<T>) -> ! {
+fn stale<T>(key: TypedKey<T>) -> ! {
     panic!(
         "arena-kit: {key:?} is stale: its value was removed from the pool (or it is another pool's key)"
     )
@@ -824,18 +828,18 @@ fn stale<T>(key: PoolKey<T>) -> ! {
 
 /// Every value with its key, in slot order, the pool consumed.
 impl<T> IntoIterator for KeyPool<T> {
-    type Item = (PoolKey<T>, T);
-    type IntoIter = PoolIntoIter<PoolKey<T>, T>;
+    type Item = (TypedKey<T>, T);
+    type IntoIter = IntoIter<TypedKey<T>, T>;
 
     fn into_iter(self) -> Self::IntoIter {
-        PoolIntoIter::new(self.slots.into_iter(), PoolKey::model())
+        IntoIter::new(self.slots.into_iter(), TypedKey::model())
     }
 }
 
 /// Every value with its key, in slot order: [`KeyPool::iter`].
 impl<'a, T> IntoIterator for &'a KeyPool<T> {
-    type Item = (PoolKey<T>, &'a T);
-    type IntoIter = PoolIter<'a, PoolKey<T>, T>;
+    type Item = (TypedKey<T>, &'a T);
+    type IntoIter = Iter<'a, TypedKey<T>, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
@@ -844,8 +848,8 @@ impl<'a, T> IntoIterator for &'a KeyPool<T> {
 
 /// Every value with its key, mutably, in slot order: [`KeyPool::iter_mut`].
 impl<'a, T> IntoIterator for &'a mut KeyPool<T> {
-    type Item = (PoolKey<T>, &'a mut T);
-    type IntoIter = PoolIterMut<'a, PoolKey<T>, T>;
+    type Item = (TypedKey<T>, &'a mut T);
+    type IntoIter = IterMut<'a, TypedKey<T>, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
@@ -905,8 +909,8 @@ impl<T> KeyVacantEntry<'_, T> {
     /// assert_eq!(entry.insert('v'), k);
     /// ```
     #[must_use]
-    pub fn key(&self) -> PoolKey<T> {
-        PoolKey::new(self.claim.index(), self.claim.version())
+    pub fn key(&self) -> TypedKey<T> {
+        TypedKey::new(self.claim.index(), self.claim.version())
     }
 
     /// Stores `value` in the slot and returns its key.
@@ -918,9 +922,9 @@ impl<T> KeyVacantEntry<'_, T> {
     /// let k = pool.vacant_entry().insert(1);
     /// assert_eq!(pool[k], 1);
     /// ```
-    pub fn insert(self, value: T) -> PoolKey<T> {
+    pub fn insert(self, value: T) -> TypedKey<T> {
         let (index, version) = self.claim.fill(value, false);
-        PoolKey::new(index, version)
+        TypedKey::new(index, version)
     }
 }
 

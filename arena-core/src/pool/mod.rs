@@ -1,21 +1,39 @@
-//! The typed-pool wing: free-list storage by index and version, the ways of naming its
-//! values, and the pools built on it.
+//! Typed pools: free-list storage for one type, values named by handles and keys.
 //!
-//! - `slots`: the storage and its invariants; `version`: a slot's meta word and the
-//!   version keys carry, parsed from outside bits.
-//! - `key`: the sealed trait of keys; `handle`: `Handle` and `Key`; `iter`: the pools'
-//!   iterators.
-//! - `branded`: `Pool`; `key_pool`: `KeyPool`; `sync_pool`: `SyncPool`.
-//! - `secondary`: `SecondaryMap`; `soa`: struct-of-arrays storage.
+//! The pools a program chooses between are at the crate root: [`Pool`] (branded: handles
+//! and keys that only type-check on it, inside a closure), [`KeyPool`] (storable
+//! anywhere, keys checked at run time), [`SyncPool`] (shared by threads),
+//! [`SecondaryMap`](crate::SecondaryMap) (side data by key) and
+//! [`SoaPool`](crate::SoaPool) (struct-of-arrays). Here are their iterators ([`Iter`],
+//! [`IterMut`], [`Drain`], [`IntoIter`]), the claimed slot of `vacant_entry`
+//! ([`VacantEntry`], [`KeyVacantEntry`]) and their counters ([`PoolStats`]);
+//! [`secondary`] and [`soa`] hold the side table's and the struct-of-arrays pool's.
 
-pub(crate) mod branded;
-pub(crate) mod handle;
-pub(crate) mod iter;
-pub(crate) mod key;
-pub(crate) mod key_pool;
-pub(crate) mod secondary;
-pub(crate) mod slots;
-pub(crate) mod soa;
+// The wing inside: `slots` (the storage and its invariants), `version` (a slot's meta
+// word and the version keys carry, parsed from outside bits), `key` (the sealed key
+// trait), `handle`, `iter`, `branded` (`Pool`), `key_pool`, `sync_pool`.
+
+mod branded;
+mod handle;
+mod iter;
+mod key;
+mod key_pool;
+pub mod secondary;
+mod slots;
+pub mod soa;
 #[cfg(feature = "std")]
-pub(crate) mod sync_pool;
-pub(crate) mod version;
+pub(super) mod sync_pool;
+mod version;
+
+pub use branded::{Pool, PoolStats, VacantEntry};
+pub use handle::{Handle, Key};
+pub use iter::{Drain, IntoIter, Iter, IterMut};
+pub use key::SlotKey;
+pub use key_pool::{KeyPool, KeyVacantEntry, TypedKey};
+pub use slots::GetDisjointMutError;
+#[cfg(feature = "serde")]
+pub(crate) use slots::MAX_SLOTS;
+#[cfg(feature = "std")]
+pub use sync_pool::{SyncHandle, SyncKey, SyncPool};
+#[cfg(feature = "serde")]
+pub(crate) use version::Version;

@@ -33,8 +33,8 @@ use std::cell::{Cell, RefCell};
 
 use crate::brand::{Brand, Id};
 use crate::error::TryAllocError;
-use crate::pool::handle::{Handle, Key};
-use crate::pool::branded::Pool;
+use crate::pool::Pool;
+use crate::pool::{Handle, Key};
 use crate::sync::spin_lock::{SpinGuard, SpinLock};
 
 /// A shard on a cache line of its own, so that two threads' locks do not false-share.

@@ -24,7 +24,7 @@ use core::ptr::{self, NonNull};
 
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 
-use crate::scope::lifecycle::Scope;
+use crate::scope::Scope;
 
 // Why this impl keeps `Allocator`'s contract:
 // (1) blocks returned by `allocate` are fresh bump allocations or buffer blocks of at

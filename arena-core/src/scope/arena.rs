@@ -5,7 +5,7 @@ use core::fmt;
 use core::ops::Deref;
 
 use crate::error::{AllocError, fail};
-use crate::scope::lifecycle::Scope;
+use crate::scope::Scope;
 
 /// A bump arena that asks the system for its own blocks and frees them when it ends.
 ///

@@ -60,7 +60,7 @@ use core::mem;
 use core::ptr;
 
 use crate::error::TryAllocError;
-use crate::scope::lifecycle::{Scope, ScopeStats};
+use crate::scope::{Scope, ScopeStats};
 use crate::sync::{Mutex, lock, lock_get_mut};
 
 /// A scope owning its blocks that may move between threads (AP1).

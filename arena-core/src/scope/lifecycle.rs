@@ -74,15 +74,15 @@ use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
 use crate::alloc_or_init_error::AllocOrInitError;
-use crate::block::info::BlockInfo;
-use crate::block::pool::{BlockCache, BlockPool};
-use crate::bump::Bump;
-use crate::scope::drop_list::{DropList, DropMark, DropNode};
-use crate::error::{AllocError, TryAllocError, fail};
-use crate::scope::view::ScopeRef;
+use crate::block::BlockInfo;
 #[cfg(feature = "std")]
-use crate::block::shared::LocalBlockPool;
+use crate::block::LocalBlockPool;
+use crate::block::{BlockCache, BlockPool};
+use crate::bump::Bump;
 use crate::bump::source::Source;
+use crate::error::{AllocError, TryAllocError, fail};
+use crate::scope::ScopeView;
+use crate::scope::drop_list::{DropList, DropMark, DropNode};
 
 /// A bump arena whose values are dropped, newest first, when it ends.
 ///
@@ -219,7 +219,7 @@ impl<'p> Scope<'p> {
     }
 
     /// A `Copy` view of this scope with a single lifetime, for values without destructors:
-    /// what a parser stores where a bumpalo user stores `&'a Bump` (see [`ScopeRef`]).
+    /// what a parser stores where a bumpalo user stores `&'a Bump` (see [`ScopeView`]).
     ///
     /// # Examples
     ///
@@ -233,8 +233,8 @@ impl<'p> Scope<'p> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn view(&self) -> ScopeRef<'_> {
-        ScopeRef::new(&self.bump)
+    pub fn view(&self) -> ScopeView<'_> {
+        ScopeView::new(&self.bump)
     }
 
     /// Opens a child scope (an APR sub-pool): it takes its own blocks from the same
@@ -478,7 +478,7 @@ impl<'p> Scope<'p> {
     ///
     /// and following the help leads to worse errors. Make the node `Copy` (it has no
     /// destructor to run) and allocate it with `alloc_copy`, or keep a
-    /// [`ScopeRef<'s>`](ScopeRef) (one lifetime) in your builder.
+    /// [`ScopeView<'s>`](ScopeView) (one lifetime) in your builder.
     ///
     /// # Panics
     ///
@@ -1431,7 +1431,7 @@ impl<'p> Scope<'p> {
     /// # Examples
     ///
     /// ```
-    /// use arena_kit::{BlockKind, BlockPool};
+    /// use arena_kit::{block::BlockKind, BlockPool};
     ///
     /// let pool = BlockPool::new();
     /// let scope = pool.scope();

@@ -1,16 +1,26 @@
-//! The scope wing: bump arenas whose values borrow them, and what is built on one.
+//! Scopes and arenas: bump allocation whose values borrow the allocator.
 //!
-//! - `lifecycle`: `Scope`, its invariants, reset, nested scopes, limits, stats, its end.
-//! - `drop_list`: the destructors and callbacks a scope runs at its end.
-//! - `view`: `ScopeRef`, a scope seen through one lifetime.
-//! - `arena`: `Arena`, a scope that owns its blocks.
-//! - `arena_pool`: `ArenaPool`, arenas lent to parallel tasks.
-//! - `allocator`: `&Scope` as an `allocator_api2` allocator.
+//! The types a program chooses between are at the crate root: [`Scope`] (blocks from a
+//! pool, given back at its end), [`Arena`] (a scope that owns its blocks) and
+//! [`ArenaPool`] (arenas lent to parallel tasks). Here are what they report
+//! ([`ScopeStats`], [`ArenaPoolStats`]), the guard an arena pool lends
+//! ([`PooledArena`]), and [`ScopeView`], a scope seen through one lifetime.
 
-pub(crate) mod allocator;
-pub(crate) mod arena;
+// The wing inside: `lifecycle` (a scope's invariants, reset, nested scopes, limits,
+// stats, its end), `drop_list` (the destructors and callbacks run at the end), `view`,
+// `arena`, `arena_pool`, `allocator` (`&Scope` as an `allocator_api2` allocator).
+
+mod allocator;
+mod arena;
 #[cfg(feature = "std")]
-pub(crate) mod arena_pool;
+mod arena_pool;
 mod drop_list;
-pub(crate) mod lifecycle;
-pub(crate) mod view;
+mod lifecycle;
+mod view;
+
+pub(crate) use allocator::relocate;
+pub use arena::Arena;
+#[cfg(feature = "std")]
+pub use arena_pool::{ArenaPool, ArenaPoolStats, PooledArena};
+pub use lifecycle::{Scope, ScopeStats};
+pub use view::ScopeView;

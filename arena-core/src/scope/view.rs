@@ -1,4 +1,4 @@
-//! [`ScopeRef`]: a `Copy` view of a scope, with one lifetime, for values without
+//! [`ScopeView`]: a `Copy` view of a scope, with one lifetime, for values without
 //! destructors: what a parser or compiler keeps in its structs where bumpalo users keep
 //! `&'a Bump`.
 //!
@@ -6,7 +6,7 @@
 //! its `'p` is invariant (that is what keeps a destructor from reading a dropped sibling;
 //! see `scope/lifecycle.rs`). Values without destructors need none of that, so a view of the scope's
 //! memory that allocates only `Copy` values is sound with the borrow alone: it is
-//! `ScopeRef<'s>`, `Copy`, and every value it hands out lives for `'s`. Nodes made through
+//! `ScopeView<'s>`, `Copy`, and every value it hands out lives for `'s`. Nodes made through
 //! it may point at each other freely (an AST of `&'s Expr<'s>`).
 
 use core::alloc::Layout;
@@ -34,7 +34,7 @@ use crate::error::{AllocError, TryAllocError, fail};
 /// An AST whose nodes point at each other:
 ///
 /// ```
-/// use arena_kit::{BlockPool, ScopeRef};
+/// use arena_kit::{BlockPool, scope::ScopeView};
 ///
 /// #[derive(Clone, Copy)]
 /// enum Expr<'s> {
@@ -43,7 +43,7 @@ use crate::error::{AllocError, TryAllocError, fail};
 /// }
 ///
 /// struct Parser<'s> {
-///     arena: ScopeRef<'s>, // one lifetime, `Copy`
+///     arena: ScopeView<'s>, // one lifetime, `Copy`
 /// }
 ///
 /// impl<'s> Parser<'s> {
@@ -69,15 +69,15 @@ use crate::error::{AllocError, TryAllocError, fail};
 /// assert_eq!(eval(sum), 6);
 /// ```
 #[derive(Clone, Copy)]
-pub struct ScopeRef<'s> {
+pub struct ScopeView<'s> {
     /// The scope's memory; covariant, so a `&'s Bump<'p>` is a `&'s Bump<'s>`.
     bump: &'s Bump<'s>,
 }
 
-impl<'s> ScopeRef<'s> {
+impl<'s> ScopeView<'s> {
     /// A view of `bump`'s memory.
     pub(super) fn new(bump: &'s Bump<'s>) -> Self {
-        ScopeRef { bump }
+        ScopeView { bump }
     }
 
     /// Moves `value` into the scope; it lives until the scope ends.
@@ -256,8 +256,8 @@ impl<'s> ScopeRef<'s> {
     }
 }
 
-impl fmt::Debug for ScopeRef<'_> {
+impl fmt::Debug for ScopeView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ScopeRef").field("bump", self.bump).finish()
+        f.debug_struct("ScopeView").field("bump", self.bump).finish()
     }
 }

@@ -64,10 +64,10 @@ use core::ptr::NonNull;
 
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 
-use crate::size_class::chunk_stack::ChunkStack;
 use crate::error::AllocError;
+use crate::size_class::chunk_stack::ChunkStack;
+use crate::size_class::pool::{self as size_class, CLASSES, SizeClassPool, SizeClassStats};
 use crate::sync::per_thread::PerThread;
-use crate::size_class::{self, CLASSES, SizeClassPool, SizeClassStats};
 use crate::sync::{Mutex, lock};
 
 /// Chunks a thread's cache takes from (or gives back to) the shared pool at once.
@@ -563,7 +563,7 @@ unsafe impl Allocator for &SyncSizeClassPool {
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: forwarded from the caller; growing keeps the old size.
         unsafe {
-            crate::size_class::resize_in_class(
+            crate::size_class::pool::resize_in_class(
                 *self,
                 ptr,
                 old_layout,
@@ -581,7 +581,7 @@ unsafe impl Allocator for &SyncSizeClassPool {
     ) -> Result<NonNull<[u8]>, ApiAllocError> {
         // SAFETY: forwarded from the caller; shrinking keeps the new size.
         unsafe {
-            crate::size_class::resize_in_class(
+            crate::size_class::pool::resize_in_class(
                 *self,
                 ptr,
                 old_layout,

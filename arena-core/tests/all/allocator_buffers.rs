@@ -5,7 +5,7 @@ use core::alloc::Layout;
 
 use allocator_api2::alloc::Allocator;
 use allocator_api2::vec::Vec as ApiVec;
-use arena_kit::{Arena, BlockKind, BlockPool, Scope};
+use arena_kit::{Arena, BlockPool, Scope, block::BlockKind};
 
 use crate::common::scaled;
 

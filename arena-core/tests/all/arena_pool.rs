@@ -7,7 +7,7 @@ use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use arena_kit::{ArenaPool, PooledArena};
+use arena_kit::{ArenaPool, scope::PooledArena};
 
 use crate::common::scaled;
 

@@ -7,11 +7,11 @@
 use std::rc::Rc;
 
 use arena_kit::{
-    Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, Handle, Key, KeyPool, Pool, PoolKey, Scope,
-    SecondaryMap, SizeClassPool,
+    Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, Handle, Key, KeyPool, Pool, Scope,
+    SecondaryMap, SizeClassPool, TypedKey,
 };
 #[cfg(feature = "std")]
-use arena_kit::{ArenaPool, PooledArena, SharedBlockPool, SyncPool, SyncSizeClassPool};
+use arena_kit::{ArenaPool, SharedBlockPool, SyncPool, SyncSizeClassPool, scope::PooledArena};
 
 /// Compiles only while `$t` does not implement `$trait`: with the impl, the second
 /// blanket impl applies too and `<$t as AmbiguousIfImpl<_>>::some_item` is ambiguous
@@ -58,11 +58,11 @@ const _: () = is_send::<Pool<'static, String>>();
 const _: () = is_sync::<Pool<'static, String>>();
 const _: () = is_send::<KeyPool<String>>();
 const _: () = is_sync::<KeyPool<String>>();
-const _: () = is_send::<PoolKey<Rc<u8>>>();
-const _: () = is_sync::<PoolKey<Rc<u8>>>();
+const _: () = is_send::<TypedKey<Rc<u8>>>();
+const _: () = is_sync::<TypedKey<Rc<u8>>>();
 const _: () = is_send::<Key<'static>>();
 const _: () = is_send::<Handle<'static>>();
-const _: () = is_sync::<SecondaryMap<PoolKey<u8>, String>>();
+const _: () = is_sync::<SecondaryMap<TypedKey<u8>, String>>();
 
 // The thread-safe flavours.
 #[cfg(feature = "std")]

@@ -1,4 +1,4 @@
-use arena_kit::{AllocError, BlockPool, DEFAULT_BLOCK_SIZE, LimitKind};
+use arena_kit::{AllocError, BlockPool, LimitKind, block::DEFAULT_BLOCK_SIZE};
 
 use crate::common::scaled;
 

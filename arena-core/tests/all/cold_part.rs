@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use allocator_api2::vec::Vec as ApiVec;
-use arena_kit::{Arena, ArenaVec, BlockKind, BlockPool, Scope};
+use arena_kit::{Arena, ArenaVec, BlockPool, Scope, block::BlockKind};
 
 /// The stats agree with the block list, and nothing counted exceeds what is held.
 #[track_caller]

@@ -1,4 +1,4 @@
-//! Keys from outside the program: every `u64` given to `PoolKey::from_raw` (or
+//! Keys from outside the program: every `u64` given to `TypedKey::from_raw` (or
 //! `Pool::key_from_raw`, `SyncPool::key_from_raw`) names a live value or nothing, never a
 //! removed value or a vacant slot; a vacant entry's key, read and then forgotten, never
 //! names a value. Run under Miri with strict provenance (`.ci/miri-borrows`): a lookup
@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
-use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey, SyncPool};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, SyncPool, TypedKey};
 use proptest::prelude::*;
 
 /// The version half of a raw key.
@@ -58,7 +58,7 @@ fn the_vacant_word_of_a_removed_value_is_no_key() {
     let raw = k.to_raw();
     let (index, version) = (raw as u32, (raw >> 32) as u32);
     drop(pool.remove(k));
-    let forged = PoolKey::<Vec<u8>>::from_raw(
+    let forged = TypedKey::<Vec<u8>>::from_raw(
         (u64::from((version & !3).wrapping_add(4)) << 32) | u64::from(index),
     );
     assert!(pool.get(forged).is_none());
@@ -81,7 +81,7 @@ fn no_forged_word_reaches_a_removed_or_vacant_slot_of_a_key_pool() {
     }
     // Slots 1 and 3 removed (vacant, one generation on), slot 4 removed and reused.
     for &i in &[1, 3, 4] {
-        drop(pool.remove(PoolKey::from_raw(printed[i])));
+        drop(pool.remove(TypedKey::from_raw(printed[i])));
         live.remove(&printed[i]);
     }
     let reused = pool.insert(Counted(vec![40], Rc::clone(&drops)));
@@ -90,14 +90,14 @@ fn no_forged_word_reaches_a_removed_or_vacant_slot_of_a_key_pool() {
     assert_eq!(drops.get(), 3);
 
     for word in printed.iter().flat_map(|&p| forgeries(p)) {
-        let key = PoolKey::<Counted>::from_raw(word);
+        let key = TypedKey::<Counted>::from_raw(word);
         let expected = live.get(&word).copied();
         assert_eq!(pool.get(key).map(|v| v.0[0]), expected, "get {word:#x}");
         assert_eq!(pool.get_mut(key).map(|v| v.0[0]), expected, "get_mut {word:#x}");
         assert_eq!(pool.contains_key(key), expected.is_some(), "contains {word:#x}");
         if expected.is_none() {
             assert!(pool.remove(key).is_none(), "remove {word:#x}");
-            let first_live = PoolKey::from_raw(printed[0]);
+            let first_live = TypedKey::from_raw(printed[0]);
             assert_eq!(
                 pool.get_disjoint_mut([first_live, key]).err(),
                 Some(if key.index() == first_live.index() {
@@ -110,7 +110,7 @@ fn no_forged_word_reaches_a_removed_or_vacant_slot_of_a_key_pool() {
         }
     }
     // Indexing by the vacant word of a removed value panics (one of them: each prints).
-    let vacant = PoolKey::<Counted>::from_raw(printed[1].wrapping_add(3 << 32));
+    let vacant = TypedKey::<Counted>::from_raw(printed[1].wrapping_add(3 << 32));
     assert!(catch_unwind(AssertUnwindSafe(|| pool[vacant].0.len())).is_err());
     assert_eq!(pool.len(), live.len());
     assert_eq!(drops.get(), 3, "no value was taken or dropped by a forged key");
@@ -122,13 +122,13 @@ fn no_forged_word_reaches_a_removed_or_vacant_slot_of_a_key_pool() {
 fn a_word_that_no_pool_made_becomes_a_key_that_names_nothing() {
     let mut pool = KeyPool::new();
     let k = pool.insert(1_u32);
-    assert_eq!(PoolKey::<u32>::from_raw(k.to_raw()), k, "a real key round-trips");
+    assert_eq!(TypedKey::<u32>::from_raw(k.to_raw()), k, "a real key round-trips");
     for low in [0, 2, 3] {
         let word = raw(k.index() as u32, (version_of(k.to_raw()) & !3) | low);
-        let key = PoolKey::<u32>::from_raw(word);
+        let key = TypedKey::<u32>::from_raw(word);
         assert_ne!(key.to_raw(), word, "parsed, not kept: {word:#x}");
         assert_eq!(pool.get(key), None);
-        assert_eq!(key, PoolKey::from_raw(0), "every bad word is the same key");
+        assert_eq!(key, TypedKey::from_raw(0), "every bad word is the same key");
     }
 }
 
@@ -290,7 +290,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let mut model: HashMap<u64, u16> = HashMap::new();
     let mut made: Vec<u64> = Vec::new();
     let check = |pool: &mut KeyPool<u16>, model: &mut HashMap<u64, u16>, word: u64| {
-        let key = PoolKey::<u16>::from_raw(word);
+        let key = TypedKey::<u16>::from_raw(word);
         let expected = model.get(&word).copied();
         prop_assert_eq!(pool.get(key).copied(), expected);
         prop_assert_eq!(pool.contains_key(key), expected.is_some());

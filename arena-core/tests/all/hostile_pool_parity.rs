@@ -9,13 +9,13 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, TypedKey};
 
 use crate::common::{Counted, PanicsOnClone, PanicsOnDrop, expect_panic, scaled, sorted};
 
 /// Checks that every key of `live` names its value and `pool.len()` counts them, and
 /// that the pool still takes and gives back values.
-fn consistent(pool: &mut KeyPool<u32>, live: &HashMap<PoolKey<u32>, u32>) {
+fn consistent(pool: &mut KeyPool<u32>, live: &HashMap<TypedKey<u32>, u32>) {
     assert_eq!(pool.len(), live.len());
     for (&k, &v) in live {
         assert_eq!(pool.get(k), Some(&v));
@@ -163,7 +163,7 @@ fn get_disjoint_mut_refuses_stale_foreign_and_repeated_keys() {
     assert_eq!(pool.get_disjoint_mut([a, a2]), Err(GetDisjointMutError::OverlappingKeys));
     assert_eq!(pool.get_disjoint_mut([a, b]), Err(GetDisjointMutError::StaleKey));
     assert_eq!(
-        pool.get_disjoint_mut([PoolKey::from_raw(u64::MAX), b]),
+        pool.get_disjoint_mut([TypedKey::from_raw(u64::MAX), b]),
         Err(GetDisjointMutError::StaleKey)
     );
     let [x, y] = pool.get_disjoint_mut([a2, b]).unwrap();

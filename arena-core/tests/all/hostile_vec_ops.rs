@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::io::Write as _;
 
-use arena_kit::{Arena, ArenaString, ArenaVec, BlockKind, BlockPool};
+use arena_kit::{Arena, ArenaString, ArenaVec, BlockPool, block::BlockKind};
 
 use crate::common::{
     Counted, Noisy, PanicsOnDrop, ZstDrop, expect_panic, reset_zst_drops, scaled, sorted, zst_drops,

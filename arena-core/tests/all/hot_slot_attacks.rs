@@ -18,8 +18,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use arena_kit::allocator_api2::alloc::Allocator;
 use arena_kit::{
-    AllocError, BlockPool, BlockPoolStats, LocalBlockPool, REFILL_BATCH, Scope, ScopeStats,
-    SharedBlockPool,
+    AllocError, BlockPool, Scope, SharedBlockPool, block::BlockPoolStats, block::LocalBlockPool,
+    block::REFILL_BATCH, scope::ScopeStats,
 };
 
 use crate::common::scaled;

@@ -1,4 +1,4 @@
-//! `KeyPool` and `SecondaryMap` keyed by `PoolKey`: random programs against `HashMap`
+//! `KeyPool` and `SecondaryMap` keyed by `TypedKey`: random programs against `HashMap`
 //! models, keys of other pools, storage outside any closure, drop counts, raw keys.
 
 use std::cell::Cell;
@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 
-use arena_kit::{KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{KeyPool, SecondaryMap, TypedKey};
 use proptest::prelude::*;
 
 const fn assert_send_sync<T: Send + Sync>() {}
 const _: () = assert_send_sync::<KeyPool<String>>();
-const _: () = assert_send_sync::<PoolKey<std::rc::Rc<u8>>>(); // a key holds no `T`
-const _: () = assert_send_sync::<SecondaryMap<PoolKey<u8>, String>>();
+const _: () = assert_send_sync::<TypedKey<std::rc::Rc<u8>>>(); // a key holds no `T`
+const _: () = assert_send_sync::<SecondaryMap<TypedKey<u8>, String>>();
 
 #[derive(Debug, Clone)]
 enum Op {
@@ -49,16 +49,16 @@ fn op() -> impl Strategy<Value = Op> {
 /// The side table's model: per slot, the key that set the entry and its value; a key's
 /// age is the order keys were made in.
 struct Side {
-    by_slot: HashMap<usize, (PoolKey<u32>, u32)>,
+    by_slot: HashMap<usize, (TypedKey<u32>, u32)>,
 }
 
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let mut pool = KeyPool::new();
     let mut side = SecondaryMap::new();
-    let mut model: HashMap<PoolKey<u32>, u32> = HashMap::new();
+    let mut model: HashMap<TypedKey<u32>, u32> = HashMap::new();
     let mut side_model = Side { by_slot: HashMap::new() };
-    let mut keys: Vec<PoolKey<u32>> = Vec::new();
-    let age = |keys: &[PoolKey<u32>], k: PoolKey<u32>| keys.iter().position(|&x| x == k);
+    let mut keys: Vec<TypedKey<u32>> = Vec::new();
+    let age = |keys: &[TypedKey<u32>], k: TypedKey<u32>| keys.iter().position(|&x| x == k);
     for op in ops {
         match *op {
             Op::Insert(v) => {
@@ -133,8 +133,8 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
         prop_assert_eq!(pool.len(), model.len());
         prop_assert_eq!(side.len(), side_model.by_slot.len());
     }
-    let mut live: Vec<(PoolKey<u32>, u32)> = pool.iter().map(|(k, v)| (k, *v)).collect();
-    let mut expected: Vec<(PoolKey<u32>, u32)> = model.into_iter().collect();
+    let mut live: Vec<(TypedKey<u32>, u32)> = pool.iter().map(|(k, v)| (k, *v)).collect();
+    let mut expected: Vec<(TypedKey<u32>, u32)> = model.into_iter().collect();
     live.sort_unstable();
     expected.sort_unstable();
     prop_assert_eq!(live, expected);
@@ -179,16 +179,16 @@ fn a_key_of_another_pool_reaches_nothing_here() {
 fn raw_keys_round_trip_and_made_up_ones_reach_nothing() {
     let mut pool = KeyPool::new();
     let k = pool.insert("v");
-    assert_eq!(PoolKey::from_raw(k.to_raw()), k);
-    assert_eq!(pool.get(PoolKey::from_raw(k.to_raw())), Some(&"v"));
+    assert_eq!(TypedKey::from_raw(k.to_raw()), k);
+    assert_eq!(pool.get(TypedKey::from_raw(k.to_raw())), Some(&"v"));
     for raw in [0, 1, u64::MAX, k.to_raw() ^ (1 << 40), k.to_raw() + 1] {
-        assert_eq!(pool.get(PoolKey::from_raw(raw)), None, "raw {raw:#x}");
+        assert_eq!(pool.get(TypedKey::from_raw(raw)), None, "raw {raw:#x}");
     }
 }
 
 struct App {
     sessions: KeyPool<String>,
-    current: Option<PoolKey<String>>,
+    current: Option<TypedKey<String>>,
 }
 
 static SHARED: Mutex<Option<KeyPool<u64>>> = Mutex::new(None);

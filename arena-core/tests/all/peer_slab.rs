@@ -1,7 +1,7 @@
 //! slab 0.4's test suite (`tests/slab.rs`, `tests/serde.rs`), re-expressed against the
 //! kit as a slab user would expect it to behave: [`KeyPool`] is the storable `Slab`, and
 //! the branded [`Pool`] where handles change the answer. Each test names the slab test it
-//! mirrors; slab's `usize` keys become [`PoolKey`]s, whose `index()` is slab's key.
+//! mirrors; slab's `usize` keys become [`TypedKey`]s, whose `index()` is slab's key.
 //!
 //! Not ported, each for a deliberate difference:
 //!
@@ -23,7 +23,7 @@ use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::{LazyLock, Mutex};
 
-use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, TypedKey};
 
 use crate::common::Counted;
 
@@ -127,7 +127,7 @@ fn get_vacant_entry_without_using() {
 #[should_panic(expected = "is stale")]
 fn invalid_get_panics() {
     let pool = KeyPool::<usize>::with_capacity(1);
-    let _ = &pool[PoolKey::from_raw(0)];
+    let _ = &pool[TypedKey::from_raw(0)];
 }
 
 /// slab `tests/slab.rs::invalid_get_mut_panics`
@@ -135,7 +135,7 @@ fn invalid_get_panics() {
 #[should_panic(expected = "is stale")]
 fn invalid_get_mut_panics() {
     let mut pool = KeyPool::<usize>::new();
-    let _ = &mut pool[PoolKey::from_raw(0)];
+    let _ = &mut pool[TypedKey::from_raw(0)];
 }
 
 /// slab `tests/slab.rs::double_remove_panics` (difference: `None`, not a panic)
@@ -151,7 +151,7 @@ fn double_remove_is_none() {
 #[test]
 fn invalid_remove_is_none() {
     let mut pool = KeyPool::<usize>::with_capacity(1);
-    assert_eq!(pool.remove(PoolKey::from_raw(0)), None);
+    assert_eq!(pool.remove(TypedKey::from_raw(0)), None);
 }
 
 /// slab `tests/slab.rs::slab_get_mut`
@@ -686,8 +686,8 @@ fn get_disjoint_mut() {
     let keys: Vec<_> = (0..5).map(|i| pool.insert(i)).collect();
     pool.remove(keys[1]);
     pool.remove(keys[3]);
-    let beyond = PoolKey::from_raw(5);
-    let far = PoolKey::from_raw(42);
+    let beyond = TypedKey::from_raw(5);
+    let far = TypedKey::from_raw(42);
 
     assert_eq!(pool.get_disjoint_mut([]), Ok([]));
     assert_eq!(pool.get_disjoint_mut([keys[4], keys[2], keys[0]]).unwrap().map(|x| *x), [4, 2, 0]);
@@ -734,7 +734,7 @@ fn get_disjoint_mut_out_of_bounds_index_error() {
     let a = pool.insert(1);
     let b = pool.insert(2);
     assert_eq!(
-        pool.get_disjoint_mut([a, b, PoolKey::from_raw(5)]),
+        pool.get_disjoint_mut([a, b, TypedKey::from_raw(5)]),
         Err(GetDisjointMutError::StaleKey)
     );
 }

@@ -1,7 +1,7 @@
 //! slotmap 1.1's tests (the `tests` modules of `basic.rs`, `secondary.rs` and `lib.rs`,
 //! and the doc tests of `SlotMap` and `SecondaryMap`), re-expressed against the kit as a
 //! slotmap user would expect it to behave: [`KeyPool`] is `SlotMap<K, V>` (its
-//! [`PoolKey<V>`] is typed by the value, so no `new_key_type!`), [`SecondaryMap`] is
+//! [`TypedKey<V>`] is typed by the value, so no `new_key_type!`), [`SecondaryMap`] is
 //! slotmap's, and the branded [`Pool`] where handles change the answer. Each test names
 //! the slotmap test or doc test it mirrors; quickcheck properties run on proptest.
 //!
@@ -32,13 +32,13 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::iter::FusedIterator;
 
-use arena_kit::{GetDisjointMutError, KeyPool, Pool, PoolKey, SecondaryMap};
+use arena_kit::{GetDisjointMutError, KeyPool, Pool, SecondaryMap, TypedKey};
 use proptest::prelude::*;
 
-/// slotmap's `(K, V)` values that hold their own key: a `PoolKey` is typed by the value,
+/// slotmap's `(K, V)` values that hold their own key: a `TypedKey` is typed by the value,
 /// so the value is a named type.
 #[derive(Debug, PartialEq)]
-struct Named(PoolKey<Named>, i32);
+struct Named(TypedKey<Named>, i32);
 
 #[derive(Clone)]
 struct CountDrop<'a>(&'a RefCell<usize>);
@@ -214,10 +214,10 @@ fn serde_round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(value: &T
 /// The kit's side of slotmap's two `qc_*_equiv_hashmap` properties: a pool alone, or a
 /// pool with a side table that answers the lookups.
 trait Store {
-    fn insert(&mut self, val: u32) -> PoolKey<u32>;
-    fn remove(&mut self, key: PoolKey<u32>) -> Option<u32>;
-    fn contains_key(&self, key: PoolKey<u32>) -> bool;
-    fn get(&self, key: PoolKey<u32>) -> Option<&u32>;
+    fn insert(&mut self, val: u32) -> TypedKey<u32>;
+    fn remove(&mut self, key: TypedKey<u32>) -> Option<u32>;
+    fn contains_key(&self, key: TypedKey<u32>) -> bool;
+    fn get(&self, key: TypedKey<u32>) -> Option<&u32>;
     /// Empties the store and returns its values, if this property tests that.
     fn drain(&mut self) -> Option<HashSet<u32>>;
     fn clone_in_place(&mut self);
@@ -228,16 +228,16 @@ trait Store {
 
 /// slotmap `basic.rs` `tests::qc_slotmap_equiv_hashmap`: the pool.
 impl Store for KeyPool<u32> {
-    fn insert(&mut self, val: u32) -> PoolKey<u32> {
+    fn insert(&mut self, val: u32) -> TypedKey<u32> {
         KeyPool::insert(self, val)
     }
-    fn remove(&mut self, key: PoolKey<u32>) -> Option<u32> {
+    fn remove(&mut self, key: TypedKey<u32>) -> Option<u32> {
         KeyPool::remove(self, key)
     }
-    fn contains_key(&self, key: PoolKey<u32>) -> bool {
+    fn contains_key(&self, key: TypedKey<u32>) -> bool {
         KeyPool::contains_key(self, key)
     }
-    fn get(&self, key: PoolKey<u32>) -> Option<&u32> {
+    fn get(&self, key: TypedKey<u32>) -> Option<&u32> {
         KeyPool::get(self, key)
     }
     fn drain(&mut self) -> Option<HashSet<u32>> {
@@ -260,23 +260,23 @@ impl Store for KeyPool<u32> {
 /// slotmap `secondary.rs` `tests::qc_secmap_equiv_hashmap`: a pool and its side table.
 struct WithSide {
     pool: KeyPool<u32>,
-    sec: SecondaryMap<PoolKey<u32>, u32>,
+    sec: SecondaryMap<TypedKey<u32>, u32>,
 }
 
 impl Store for WithSide {
-    fn insert(&mut self, val: u32) -> PoolKey<u32> {
+    fn insert(&mut self, val: u32) -> TypedKey<u32> {
         let k = self.pool.insert(val);
         self.sec.insert(k, val);
         k
     }
-    fn remove(&mut self, key: PoolKey<u32>) -> Option<u32> {
+    fn remove(&mut self, key: TypedKey<u32>) -> Option<u32> {
         self.pool.remove(key);
         self.sec.remove(key)
     }
-    fn contains_key(&self, key: PoolKey<u32>) -> bool {
+    fn contains_key(&self, key: TypedKey<u32>) -> bool {
         self.sec.contains_key(key)
     }
-    fn get(&self, key: PoolKey<u32>) -> Option<&u32> {
+    fn get(&self, key: TypedKey<u32>) -> Option<&u32> {
         self.sec.get(key)
     }
     fn drain(&mut self) -> Option<HashSet<u32>> {
@@ -361,7 +361,7 @@ proptest! {
 }
 
 /// slotmap `basic.rs` `tests::slotmap_serde` (the values name keys of their own pool, as
-/// raw `u64`s: a `PoolKey` is typed by the value, so a value cannot hold its own key type
+/// raw `u64`s: a `TypedKey` is typed by the value, so a value cannot hold its own key type
 /// without a named struct)
 #[cfg(feature = "serde")]
 #[test]
@@ -383,7 +383,7 @@ fn slotmap_serde() {
     pool_kv.sort();
     de_kv.sort();
     assert_eq!(pool_kv, de_kv);
-    assert_eq!(de[PoolKey::from_raw(de[first].0)], (second.to_raw(), 0), "links survive");
+    assert_eq!(de[TypedKey::from_raw(de[first].0)], (second.to_raw(), 0), "links survive");
 }
 
 /// slotmap `basic.rs` `tests::slotmap_serde_freelist`
@@ -408,9 +408,9 @@ fn slotmap_serde_freelist() {
 fn key_serde() {
     let mut pool = KeyPool::new();
     let k = pool.insert(42);
-    let de: PoolKey<i32> = serde_round_trip(&k);
+    let de: TypedKey<i32> = serde_round_trip(&k);
     assert_eq!(k, de);
-    let malicious: PoolKey<i32> = serde_json::from_str(r#"{"index":0,"version":4}"#).unwrap();
+    let malicious: TypedKey<i32> = serde_json::from_str(r#"{"index":0,"version":4}"#).unwrap();
     assert_eq!(pool.get(malicious), None);
 }
 
@@ -496,8 +496,8 @@ fn doc_insert_remove_get() {
 fn try_insert_with_key_via_vacant_entry() {
     fn try_insert<T, E>(
         pool: &mut KeyPool<T>,
-        make: impl FnOnce(PoolKey<T>) -> Result<T, E>,
-    ) -> Result<PoolKey<T>, E> {
+        make: impl FnOnce(TypedKey<T>) -> Result<T, E>,
+    ) -> Result<TypedKey<T>, E> {
         let entry = pool.vacant_entry();
         let value = make(entry.key())?;
         Ok(entry.insert(value))

@@ -279,7 +279,7 @@ fn a_key_shown_by_an_unfilled_entry_never_names_a_value() {
 #[test]
 fn an_unfilled_entry_leaves_the_counters_as_they_were() {
     // (The claim may reserve room: capacity is not compared.)
-    let counters = |s: arena_kit::PoolStats| (s.live, s.free, s.peak);
+    let counters = |s: arena_kit::pool::PoolStats| (s.live, s.free, s.peak);
     Pool::with(|mut pool| {
         drop(pool.vacant_entry());
         assert_eq!(counters(pool.stats()), (0, 0, 0), "empty pool");

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use arena_kit::{Brand, Handle, Key, RowIndex};
+use arena_kit::{Brand, Handle, Key, pool::soa::RowIndex};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

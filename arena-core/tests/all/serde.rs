@@ -3,7 +3,7 @@
 //! input is an error, not a broken pool.
 #![cfg(feature = "serde")]
 
-use arena_kit::{BlockPool, KeyPool, PoolKey, SecondaryMap};
+use arena_kit::{BlockPool, KeyPool, SecondaryMap, TypedKey};
 
 fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
     serde_json::from_str(&serde_json::to_string(value).unwrap()).unwrap()
@@ -15,7 +15,7 @@ fn keys_round_trip_as_index_and_version() {
     let k = pool.insert('x');
     let json = serde_json::to_string(&k).unwrap();
     assert!(json.starts_with(r#"{"index":0,"version":"#), "{json}");
-    let back: PoolKey<char> = serde_json::from_str(&json).unwrap();
+    let back: TypedKey<char> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, k);
 }
 
@@ -78,7 +78,7 @@ fn side_tables_and_collections_serialise() {
     let mut side = SecondaryMap::new();
     side.insert(a, 1.5);
     side.insert(b, 2.5);
-    let back: SecondaryMap<PoolKey<()>, f64> = round_trip(&side);
+    let back: SecondaryMap<TypedKey<()>, f64> = round_trip(&side);
     assert_eq!((back[a], back[b], back.len()), (1.5, 2.5, 2));
 
     let blocks = BlockPool::new();
@@ -101,7 +101,7 @@ fn a_side_table_is_its_slots_so_a_far_index_costs_its_bytes() {
     let v1 = keys[1].to_raw() >> 32;
     let v3 = keys[3].to_raw() >> 32;
     assert_eq!(json, format!(r#"[null,[{v1},"one"],null,[{v3},"three"]]"#));
-    let back: SecondaryMap<PoolKey<i32>, String> = serde_json::from_str(&json).unwrap();
+    let back: SecondaryMap<TypedKey<i32>, String> = serde_json::from_str(&json).unwrap();
     assert_eq!((back[keys[1]].as_str(), back[keys[3]].as_str(), back.len()), ("one", "three", 2));
     assert_eq!(back.get(keys[0]), None);
     assert!(back.capacity() <= 4, "as long as the document");
@@ -112,10 +112,10 @@ fn a_few_bytes_cannot_make_a_side_table_allocate_for_a_far_index() {
     // The pairs form that once sized a map by its largest index (80 MB from 36 bytes)
     // is not a side table.
     let pairs = r#"[[{"index":10000000,"version":1},0]]"#;
-    assert!(serde_json::from_str::<SecondaryMap<PoolKey<u8>, u8>>(pairs).is_err());
+    assert!(serde_json::from_str::<SecondaryMap<TypedKey<u8>, u8>>(pairs).is_err());
     // Every document sizes the map by its own length.
     for doc in ["[]", "[null]", "[null,null,[1,7]]", "[[5,1],null,null,null,null]"] {
-        let map: SecondaryMap<PoolKey<u8>, u8> = serde_json::from_str(doc).unwrap();
+        let map: SecondaryMap<TypedKey<u8>, u8> = serde_json::from_str(doc).unwrap();
         assert!(map.capacity() <= doc.len(), "{doc}: capacity {}", map.capacity());
     }
 }
@@ -123,7 +123,7 @@ fn a_few_bytes_cannot_make_a_side_table_allocate_for_a_far_index() {
 #[test]
 fn a_side_table_entry_must_carry_a_keys_version() {
     for bad in ["[[0,1]]", "[[2,1]]", "[[3,1]]", "[[4294967295,1]]"] {
-        let err = serde_json::from_str::<SecondaryMap<PoolKey<u8>, u8>>(bad).unwrap_err();
+        let err = serde_json::from_str::<SecondaryMap<TypedKey<u8>, u8>>(bad).unwrap_err();
         assert!(err.to_string().contains("version"), "{bad}: {err}");
     }
 }
@@ -135,7 +135,7 @@ fn a_key_with_a_version_no_pool_gives_names_nothing_after_loading() {
     pool.remove(k);
     let vacant_version = (k.to_raw() >> 32) as u32 + 3; // the slot's meta word now
     let doc = format!(r#"{{"index":{},"version":{vacant_version}}}"#, k.index());
-    let forged: PoolKey<char> = serde_json::from_str(&doc).unwrap();
+    let forged: TypedKey<char> = serde_json::from_str(&doc).unwrap();
     assert_eq!(pool.get(forged), None);
     assert_eq!(pool.remove(forged), None);
     let again = pool.insert('n');
@@ -166,7 +166,7 @@ fn hand_edited_pools_are_errors_or_consistent_pools() {
     .unwrap();
     assert_eq!(pool.len(), 3);
     let keys: Vec<_> = pool.keys().collect();
-    assert_eq!(keys.iter().map(PoolKey::index).collect::<Vec<_>>(), [0, 2, 4]);
+    assert_eq!(keys.iter().map(TypedKey::index).collect::<Vec<_>>(), [0, 2, 4]);
     // The rebuilt free list hands out slots 1 and 3, then makes slot 5.
     let fresh: Vec<_> = (0..3).map(|i| pool.insert(10 + i).index()).collect();
     assert_eq!(fresh, [1, 3, 5]);
@@ -186,7 +186,7 @@ fn pools_and_side_tables_round_trip_through_a_format_that_needs_lengths() {
     let mut side = SecondaryMap::new();
     side.insert(keys[4], 'x');
     let bytes = postcard::to_allocvec(&(&pool, &side, keys[1])).unwrap();
-    let (back, side_back, key): (KeyPool<u16>, SecondaryMap<PoolKey<u16>, char>, PoolKey<u16>) =
+    let (back, side_back, key): (KeyPool<u16>, SecondaryMap<TypedKey<u16>, char>, TypedKey<u16>) =
         postcard::from_bytes(&bytes).unwrap();
     assert_eq!(back.iter().collect::<Vec<_>>(), pool.iter().collect::<Vec<_>>());
     assert_eq!((side_back[keys[4]], back[key], back.get(keys[2])), ('x', 3, None));

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use arena_kit::{LOCAL_MAX_FREE, SharedBlockPool};
+use arena_kit::{SharedBlockPool, block::LOCAL_MAX_FREE};
 
 /// One worker: scopes nested up to three deep, each filling a block-sized tag array
 /// with its own tag and checking it before the scope ends.
@@ -70,13 +70,13 @@ fn a_thread_cache_takes_batches_and_keeps_its_fast_path_lock_free() {
     let scope = local.scope();
     scope.alloc(1_u8);
     // One refill took a batch: the cache lists the rest.
-    assert_eq!(shared.stats().cached_blocks, 20 - arena_kit::REFILL_BATCH);
-    assert_eq!(local.stats().cached_blocks, arena_kit::REFILL_BATCH - 1);
+    assert_eq!(shared.stats().cached_blocks, 20 - arena_kit::block::REFILL_BATCH);
+    assert_eq!(local.stats().cached_blocks, arena_kit::block::REFILL_BATCH - 1);
     drop(scope);
     for _ in 0..100 {
         local.scope().alloc(2_u8); // hot slot: the shared list is not touched
     }
-    assert_eq!(shared.stats().cached_blocks, 20 - arena_kit::REFILL_BATCH);
+    assert_eq!(shared.stats().cached_blocks, 20 - arena_kit::block::REFILL_BATCH);
     drop(local);
     assert_eq!(shared.stats().cached_blocks, 20, "the cache gave everything back");
 }

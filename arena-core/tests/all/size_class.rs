@@ -6,7 +6,7 @@ use core::alloc::Layout;
 use core::ptr::NonNull;
 
 use allocator_api2::vec::Vec as ApiVec;
-use arena_kit::{MAX_CLASS_SIZE, SizeClassPool};
+use arena_kit::{SizeClassPool, size_class::MAX_CLASS_SIZE};
 
 fn layout(size: usize, align: usize) -> Layout {
     Layout::from_size_align(size, align).unwrap()

@@ -3,7 +3,7 @@
 
 use std::alloc::Layout;
 
-use arena_kit::{AllocError, Arena, BlockKind, BlockPool, LimitKind};
+use arena_kit::{AllocError, Arena, BlockPool, LimitKind, block::BlockKind};
 
 /// Bytes of a block's header: a block of `HEADER + n` bytes holds `n`.
 fn header(pool: &BlockPool) -> usize {

@@ -12,9 +12,8 @@
 
 use std::cell::Cell;
 
-use arena_kit::{
-    ArenaAlloc, Handle, Key, SoaColumns, SoaColumnsMut, SoaMut, SoaPool, SoaRef, SoaRow, SoaViews,
-};
+use arena_kit::pool::soa;
+use arena_kit::{ArenaAlloc, Handle, Key, SoaPool, SoaRow};
 use proptest::prelude::*;
 
 use crate::common::Counted;
@@ -286,7 +285,7 @@ fn a_panicking_destructor_in_retain_leaves_the_pool_consistent() {
 /// never read or write out of bounds.
 struct Broken(u8, u8);
 
-impl<'a> SoaViews<'a> for Broken {
+impl<'a> soa::Views<'a> for Broken {
     type Ref = (&'a u8, &'a u8);
     type Mut = (&'a mut u8, &'a mut u8);
     type Columns = (&'a [u8], &'a [u8]);
@@ -333,16 +332,16 @@ impl SoaRow for Broken {
     fn pop(storage: &mut Self::Storage) -> Option<Self> {
         Some(Broken(storage.0.pop()?, storage.1.pop()?))
     }
-    fn columns(storage: &Self::Storage) -> SoaColumns<'_, Self> {
+    fn columns(storage: &Self::Storage) -> soa::Columns<'_, Self> {
         (&storage.0, &storage.1)
     }
-    fn columns_mut(storage: &mut Self::Storage) -> SoaColumnsMut<'_, Self> {
+    fn columns_mut(storage: &mut Self::Storage) -> soa::ColumnsMut<'_, Self> {
         (&mut storage.0, &mut storage.1)
     }
-    fn row(storage: &Self::Storage, row: usize) -> SoaRef<'_, Self> {
+    fn row(storage: &Self::Storage, row: usize) -> soa::RowRef<'_, Self> {
         (&storage.0[row], &storage.1[row])
     }
-    fn row_mut(storage: &mut Self::Storage, row: usize) -> SoaMut<'_, Self> {
+    fn row_mut(storage: &mut Self::Storage, row: usize) -> soa::RowMut<'_, Self> {
         (&mut storage.0[row], &mut storage.1[row])
     }
 }

@@ -195,18 +195,23 @@ fn a_thread_flushes_its_cache_and_the_fast_path_skips_the_lock() {
     let layout = Layout::new::<[u8; 48]>();
     let first = pool.allocate(layout).unwrap();
     // The first allocation took a batch: the rest wait in this thread's cache.
-    assert_eq!(pool.stats().live_chunks, arena_kit::CACHE_BATCH);
+    assert_eq!(pool.stats().live_chunks, arena_kit::size_class::CACHE_BATCH);
     let second = pool.allocate(layout).unwrap();
     assert_ne!(first, second);
-    assert_eq!(pool.stats().live_chunks, arena_kit::CACHE_BATCH, "served from the cache");
+    assert_eq!(
+        pool.stats().live_chunks,
+        arena_kit::size_class::CACHE_BATCH,
+        "served from the cache"
+    );
     for p in [first, second] {
         // SAFETY: both from this pool with this layout, not used again.
         unsafe { pool.deallocate(p, layout) };
     }
 
     // Filling the cache past two batches gives one batch back.
-    let many: Vec<_> =
-        (0..3 * arena_kit::CACHE_BATCH).map(|_| pool.allocate(layout).unwrap()).collect();
+    let many: Vec<_> = (0..3 * arena_kit::size_class::CACHE_BATCH)
+        .map(|_| pool.allocate(layout).unwrap())
+        .collect();
     for p in many {
         // SAFETY: from this pool with this layout, not used again.
         unsafe { pool.deallocate(p, layout) };

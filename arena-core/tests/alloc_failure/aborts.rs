@@ -59,7 +59,7 @@ fn expect_abort(name: &str, expected: &str) {
 
 /// `Scope::alloc` that needs a block the system refuses.
 pub(crate) fn scope_alloc_aborts() {
-    let block = arena_kit::DEFAULT_BLOCK_SIZE;
+    let block = arena_kit::block::DEFAULT_BLOCK_SIZE;
     expect_abort("scope_alloc", &format!("memory allocation of {block} bytes failed"));
 }
 

@@ -1,6 +1,8 @@
 //! The typed pools and the block pools with allocations failing.
 
-use arena_kit::{ArenaAlloc, BlockPool, Brand, KeyPool, Pool, RowIndex, SharedBlockPool, SyncPool};
+use arena_kit::{
+    ArenaAlloc, BlockPool, Brand, KeyPool, Pool, SharedBlockPool, SyncPool, pool::soa::RowIndex,
+};
 
 use crate::injector::unarmed;
 use crate::{Counted, above, is_oom, scaled, sweep};

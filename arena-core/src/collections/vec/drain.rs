@@ -1,4 +1,4 @@
-//! [`ArenaVecDrain`]: a range of an [`ArenaVec`] removed as an iterator.
+//! [`Drain`]: a range of an [`ArenaVec`] removed as an iterator.
 //!
 //! While the iterator lives the vector's length is the start of the range, so leaking the
 //! iterator leaks the range and the tail but never drops anything twice. The elements
@@ -23,7 +23,7 @@ use super::ArenaVec;
 /// drop(d); // 3 and 4 are dropped here
 /// assert_eq!(v, [1]);
 /// ```
-pub struct ArenaVecDrain<'a, 's, T> {
+pub struct Drain<'a, 's, T> {
     vec: &'a mut ArenaVec<'s, T>,
     /// The range's elements not yielded yet.
     next: usize,
@@ -33,13 +33,13 @@ pub struct ArenaVecDrain<'a, 's, T> {
     tail_len: usize,
 }
 
-impl<'a, 's, T> ArenaVecDrain<'a, 's, T> {
+impl<'a, 's, T> Drain<'a, 's, T> {
     /// Drains `start..end` (checked by the caller: `start <= end <= len`).
     pub(super) fn new(vec: &'a mut ArenaVec<'s, T>, start: usize, end: usize) -> Self {
         let len = vec.len;
         debug_assert!(start <= end && end <= len, "drain range checked by the caller");
         vec.len = start;
-        ArenaVecDrain { vec, next: start, end, tail_start: end, tail_len: len - end }
+        Drain { vec, next: start, end, tail_start: end, tail_len: len - end }
     }
 
     /// The elements of the range not yielded yet.
@@ -60,7 +60,7 @@ impl<'a, 's, T> ArenaVecDrain<'a, 's, T> {
     }
 }
 
-impl<T> Iterator for ArenaVecDrain<'_, '_, T> {
+impl<T> Iterator for Drain<'_, '_, T> {
     type Item = T;
 
     #[inline]
@@ -81,7 +81,7 @@ impl<T> Iterator for ArenaVecDrain<'_, '_, T> {
     }
 }
 
-impl<T> DoubleEndedIterator for ArenaVecDrain<'_, '_, T> {
+impl<T> DoubleEndedIterator for Drain<'_, '_, T> {
     #[inline]
     fn next_back(&mut self) -> Option<T> {
         if self.next == self.end {
@@ -93,14 +93,14 @@ impl<T> DoubleEndedIterator for ArenaVecDrain<'_, '_, T> {
     }
 }
 
-impl<T> ExactSizeIterator for ArenaVecDrain<'_, '_, T> {}
+impl<T> ExactSizeIterator for Drain<'_, '_, T> {}
 
-impl<T> FusedIterator for ArenaVecDrain<'_, '_, T> {}
+impl<T> FusedIterator for Drain<'_, '_, T> {}
 
-impl<T> Drop for ArenaVecDrain<'_, '_, T> {
+impl<T> Drop for Drain<'_, '_, T> {
     fn drop(&mut self) {
         /// Moves the tail down and restores the length, also if a destructor panics.
-        struct MoveTail<'b, 'a, 's, T>(&'b mut ArenaVecDrain<'a, 's, T>);
+        struct MoveTail<'b, 'a, 's, T>(&'b mut Drain<'a, 's, T>);
         impl<T> Drop for MoveTail<'_, '_, '_, T> {
             fn drop(&mut self) {
                 let d = &mut *self.0;
@@ -127,8 +127,8 @@ impl<T> Drop for ArenaVecDrain<'_, '_, T> {
     }
 }
 
-impl<T: fmt::Debug> fmt::Debug for ArenaVecDrain<'_, '_, T> {
+impl<T: fmt::Debug> fmt::Debug for Drain<'_, '_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ArenaVecDrain").field(&self.as_slice()).finish()
+        f.debug_tuple("Drain").field(&self.as_slice()).finish()
     }
 }

@@ -1,4 +1,4 @@
-//! [`ArenaVecExtractIf`]: the elements of a range of an [`ArenaVec`] that a predicate picks,
+//! [`ExtractIf`]: the elements of a range of an [`ArenaVec`] that a predicate picks,
 //! removed as an iterator (std's `Vec::extract_if`; bumpalo's `drain_filter`).
 //!
 //! While the iterator lives the vector's length is 0, so leaking it leaks every element
@@ -26,7 +26,7 @@ use super::ArenaVec;
 /// let small: Vec<_> = v.extract_if(..4, |x| *x % 2 == 0).collect();
 /// assert_eq!((small, v.as_slice()), (vec![2, 4], &[1, 3, 5, 6, 7, 8][..]));
 /// ```
-pub struct ArenaVecExtractIf<'a, 's, T, F> {
+pub struct ExtractIf<'a, 's, T, F> {
     vec: &'a mut ArenaVec<'s, T>,
     /// The next element to ask about.
     idx: usize,
@@ -39,17 +39,17 @@ pub struct ArenaVecExtractIf<'a, 's, T, F> {
     pred: F,
 }
 
-impl<'a, 's, T, F> ArenaVecExtractIf<'a, 's, T, F> {
+impl<'a, 's, T, F> ExtractIf<'a, 's, T, F> {
     /// Over `start..end` (checked by the caller: `start <= end <= len`).
     pub(super) fn new(vec: &'a mut ArenaVec<'s, T>, start: usize, end: usize, pred: F) -> Self {
         let old_len = vec.len;
         debug_assert!(start <= end && end <= old_len, "extract_if range checked by the caller");
         vec.len = 0;
-        ArenaVecExtractIf { vec, idx: start, end, del: 0, old_len, pred }
+        ExtractIf { vec, idx: start, end, del: 0, old_len, pred }
     }
 }
 
-impl<T, F: FnMut(&mut T) -> bool> Iterator for ArenaVecExtractIf<'_, '_, T, F> {
+impl<T, F: FnMut(&mut T) -> bool> Iterator for ExtractIf<'_, '_, T, F> {
     type Item = T;
 
     fn next(&mut self) -> Option<T> {
@@ -79,7 +79,7 @@ impl<T, F: FnMut(&mut T) -> bool> Iterator for ArenaVecExtractIf<'_, '_, T, F> {
     }
 }
 
-impl<T, F> Drop for ArenaVecExtractIf<'_, '_, T, F> {
+impl<T, F> Drop for ExtractIf<'_, '_, T, F> {
     fn drop(&mut self) {
         if self.del > 0 && self.idx < self.old_len {
             let tail = self.old_len - self.idx;
@@ -92,10 +92,10 @@ impl<T, F> Drop for ArenaVecExtractIf<'_, '_, T, F> {
     }
 }
 
-impl<T: fmt::Debug, F> fmt::Debug for ArenaVecExtractIf<'_, '_, T, F> {
+impl<T: fmt::Debug, F> fmt::Debug for ExtractIf<'_, '_, T, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let seen = self.idx - self.del;
-        f.debug_struct("ArenaVecExtractIf")
+        f.debug_struct("ExtractIf")
             .field("kept", &seen)
             .field("extracted", &self.del)
             .field("remaining", &(self.end - self.idx))

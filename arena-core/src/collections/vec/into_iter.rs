@@ -1,4 +1,4 @@
-//! [`ArenaVecIntoIter`]: an [`ArenaVec`] taken apart by value.
+//! [`IntoIter`]: an [`ArenaVec`] taken apart by value.
 //!
 //! The iterator keeps the vector itself, emptied (`len` 0), so the vector's `Drop` still
 //! gives the buffer back, also when an element's destructor panics; the elements not yet
@@ -27,19 +27,19 @@ use super::ArenaVec;
 /// assert_eq!(it.next_back().as_deref(), Some("c"));
 /// assert_eq!(it.as_slice(), ["b"]);
 /// ```
-pub struct ArenaVecIntoIter<'s, T> {
+pub struct IntoIter<'s, T> {
     /// The buffer, its length set to 0: only `head..tail` is initialised.
     vec: ArenaVec<'s, T>,
     head: usize,
     tail: usize,
 }
 
-impl<'s, T> ArenaVecIntoIter<'s, T> {
+impl<'s, T> IntoIter<'s, T> {
     pub(super) fn new(mut vec: ArenaVec<'s, T>) -> Self {
         let tail = vec.len;
         // The iterator owns the elements now: leaking it leaks them, never drops twice.
         vec.len = 0;
-        ArenaVecIntoIter { vec, head: 0, tail }
+        IntoIter { vec, head: 0, tail }
     }
 
     /// The elements not taken yet.
@@ -90,7 +90,7 @@ impl<'s, T> ArenaVecIntoIter<'s, T> {
     }
 }
 
-impl<T> Iterator for ArenaVecIntoIter<'_, T> {
+impl<T> Iterator for IntoIter<'_, T> {
     type Item = T;
 
     #[inline]
@@ -112,7 +112,7 @@ impl<T> Iterator for ArenaVecIntoIter<'_, T> {
     }
 }
 
-impl<T> DoubleEndedIterator for ArenaVecIntoIter<'_, T> {
+impl<T> DoubleEndedIterator for IntoIter<'_, T> {
     #[inline]
     fn next_back(&mut self) -> Option<T> {
         if self.head == self.tail {
@@ -125,11 +125,11 @@ impl<T> DoubleEndedIterator for ArenaVecIntoIter<'_, T> {
     }
 }
 
-impl<T> ExactSizeIterator for ArenaVecIntoIter<'_, T> {}
+impl<T> ExactSizeIterator for IntoIter<'_, T> {}
 
-impl<T> FusedIterator for ArenaVecIntoIter<'_, T> {}
+impl<T> FusedIterator for IntoIter<'_, T> {}
 
-impl<T> Drop for ArenaVecIntoIter<'_, T> {
+impl<T> Drop for IntoIter<'_, T> {
     fn drop(&mut self) {
         let rest =
             ptr::slice_from_raw_parts_mut(self.vec.slot_ptr(self.head), self.tail - self.head);
@@ -142,8 +142,8 @@ impl<T> Drop for ArenaVecIntoIter<'_, T> {
     }
 }
 
-impl<T: fmt::Debug> fmt::Debug for ArenaVecIntoIter<'_, T> {
+impl<T: fmt::Debug> fmt::Debug for IntoIter<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ArenaVecIntoIter").field(&self.as_slice()).finish()
+        f.debug_tuple("IntoIter").field(&self.as_slice()).finish()
     }
 }

@@ -1,4 +1,4 @@
-//! [`SecondaryIter`] and [`SecondaryIterMut`]: a [`SecondaryMap`](crate::SecondaryMap)'s
+//! [`Iter`] and [`IterMut`]: a [`SecondaryMap`](crate::SecondaryMap)'s
 //! entries with their keys, by reference, as slotmap's `Iter` and `IterMut`, so that
 //! `for (key, value) in &map` works.
 
@@ -11,11 +11,11 @@ use core::fmt;
 use core::iter::{Enumerate, FusedIterator};
 use core::slice;
 
-use crate::pool::key::SlotKey;
+use crate::pool::SlotKey;
 use crate::pool::version::Version;
 
 /// One entry of a secondary map: the version of the key that set it, and the value.
-pub(super) type Entry<V> = Option<(Version, V)>;
+pub(super) type Tagged<V> = Option<(Version, V)>;
 
 /// `Iterator`, `DoubleEndedIterator`, `ExactSizeIterator`, `FusedIterator` and `Debug`
 /// for an iterator with `entries` (the map's entries, enumerated), `remaining` (entries
@@ -93,27 +93,23 @@ macro_rules! entry_iterator {
 /// assert_eq!(seen, [(0, 0), (2, 4)]);
 /// assert_eq!(squares.iter().rev().next(), Some((keys[2], &4)));
 /// ```
-pub struct SecondaryIter<'a, K, V> {
-    entries: Enumerate<slice::Iter<'a, Entry<V>>>,
+pub struct Iter<'a, K, V> {
+    entries: Enumerate<slice::Iter<'a, Tagged<V>>>,
     remaining: usize,
     model: Option<K>,
 }
 
-impl<'a, K, V> SecondaryIter<'a, K, V> {
-    pub(super) fn new(entries: &'a [Entry<V>], len: usize, model: Option<K>) -> Self {
-        SecondaryIter { entries: entries.iter().enumerate(), remaining: len, model }
+impl<'a, K, V> Iter<'a, K, V> {
+    pub(super) fn new(entries: &'a [Tagged<V>], len: usize, model: Option<K>) -> Self {
+        Iter { entries: entries.iter().enumerate(), remaining: len, model }
     }
 }
 
-entry_iterator!(SecondaryIter, as_ref,);
+entry_iterator!(Iter, as_ref,);
 
-impl<K: SlotKey, V> Clone for SecondaryIter<'_, K, V> {
+impl<K: SlotKey, V> Clone for Iter<'_, K, V> {
     fn clone(&self) -> Self {
-        SecondaryIter {
-            entries: self.entries.clone(),
-            remaining: self.remaining,
-            model: self.model,
-        }
+        Iter { entries: self.entries.clone(), remaining: self.remaining, model: self.model }
     }
 }
 
@@ -137,16 +133,16 @@ impl<K: SlotKey, V> Clone for SecondaryIter<'_, K, V> {
 /// }
 /// assert_eq!((hits[a], hits[b]), (1, 11));
 /// ```
-pub struct SecondaryIterMut<'a, K, V> {
-    entries: Enumerate<slice::IterMut<'a, Entry<V>>>,
+pub struct IterMut<'a, K, V> {
+    entries: Enumerate<slice::IterMut<'a, Tagged<V>>>,
     remaining: usize,
     model: Option<K>,
 }
 
-impl<'a, K, V> SecondaryIterMut<'a, K, V> {
-    pub(super) fn new(entries: &'a mut [Entry<V>], len: usize, model: Option<K>) -> Self {
-        SecondaryIterMut { entries: entries.iter_mut().enumerate(), remaining: len, model }
+impl<'a, K, V> IterMut<'a, K, V> {
+    pub(super) fn new(entries: &'a mut [Tagged<V>], len: usize, model: Option<K>) -> Self {
+        IterMut { entries: entries.iter_mut().enumerate(), remaining: len, model }
     }
 }
 
-entry_iterator!(SecondaryIterMut, as_mut, mut);
+entry_iterator!(IterMut, as_mut, mut);

@@ -28,7 +28,7 @@
 //! `'a`. As generic associated types (`type Mut<'a> where Self: 'a`), a closure that
 //! takes a view of any lifetime (`retain`'s `FnMut(Key, R::Mut<'_>)`) would need
 //! `for<'a> R: 'a`, that is `R: 'static`, and a struct holding a borrow could not use
-//! it. [`SoaViews<'a>`](SoaViews) carries the bound in a defaulted parameter
+//! it. [`Views<'a>`](Views) carries the bound in a defaulted parameter
 //! (`Bound = &'a Self`) instead, which the compiler takes as implied wherever the trait
 //! is named, also under `for<'a>`.
 //!
@@ -41,10 +41,10 @@ use alloc::collections::TryReserveError;
 /// ([`Columns`](Self::Columns), [`ColumnsMut`](Self::ColumnsMut)).
 ///
 /// Implemented for every `'a` by `#[derive(ArenaAlloc)]` with `#[arena(soa)]`; name the
-/// views through the aliases [`SoaRef`], [`SoaMut`], [`SoaColumns`] and
-/// [`SoaColumnsMut`]. `Bound` is not for setting: its default, `&'a Self`, is what lets
+/// views through the aliases [`RowRef`], [`RowMut`], [`Columns`] and
+/// [`ColumnsMut`]. `Bound` is not for setting: its default, `&'a Self`, is what lets
 /// the views exist only while the struct outlives `'a` (see the module docs).
-pub trait SoaViews<'a, Bound = &'a Self> {
+pub trait Views<'a, Bound = &'a Self> {
     /// One row, a shared reference per field.
     type Ref: Copy;
     /// One row, a mutable reference per field.
@@ -63,19 +63,19 @@ pub trait SoaViews<'a, Bound = &'a Self> {
 }
 
 /// One row of `R`: a shared reference per field (`{Name}Ref<'a>` for a derived `R`).
-pub type SoaRef<'a, R> = <R as SoaViews<'a>>::Ref;
+pub type RowRef<'a, R> = <R as Views<'a>>::Ref;
 /// One row of `R`: a mutable reference per field (`{Name}Mut<'a>`).
-pub type SoaMut<'a, R> = <R as SoaViews<'a>>::Mut;
+pub type RowMut<'a, R> = <R as Views<'a>>::Mut;
 /// Every column of `R` as a shared slice (`{Name}Columns<'a>`).
-pub type SoaColumns<'a, R> = <R as SoaViews<'a>>::Columns;
+pub type Columns<'a, R> = <R as Views<'a>>::Columns;
 /// Every column of `R` as a mutable slice (`{Name}ColumnsMut<'a>`).
-pub type SoaColumnsMut<'a, R> = <R as SoaViews<'a>>::ColumnsMut;
+pub type ColumnsMut<'a, R> = <R as Views<'a>>::ColumnsMut;
 
 /// A struct stored as one column per field (struct-of-arrays) in a
 /// [`SoaPool`](crate::SoaPool).
 ///
 /// Implemented by `#[derive(ArenaAlloc)]` with `#[arena(soa)]`, which also generates the
-/// view types ([`SoaViews`]): for `struct Particle { pos: [f32; 3], mass: f32 }`,
+/// view types ([`Views`]): for `struct Particle { pos: [f32; 3], mass: f32 }`,
 /// `ParticleRef<'a>` (`pos: &'a [f32; 3]`, `mass: &'a f32`), `ParticleMut<'a>` (`&'a mut`
 /// fields), `ParticleColumns<'a>` (`pos: &'a [[f32; 3]]`, `mass: &'a [f32]`) and
 /// `ParticleColumnsMut<'a>`. See the `example_generated` module for a whole expansion.
@@ -101,7 +101,7 @@ pub type SoaColumnsMut<'a, R> = <R as SoaViews<'a>>::ColumnsMut;
 ///     assert_eq!(count(&pool), 1);
 /// });
 /// ```
-pub trait SoaRow: Sized + for<'a> SoaViews<'a> {
+pub trait SoaRow: Sized + for<'a> Views<'a> {
     /// The columns: one `Vec` per field.
     type Storage;
 
@@ -143,22 +143,22 @@ pub trait SoaRow: Sized + for<'a> SoaViews<'a> {
     fn pop(storage: &mut Self::Storage) -> Option<Self>;
 
     /// Every column as a shared slice.
-    fn columns(storage: &Self::Storage) -> SoaColumns<'_, Self>;
+    fn columns(storage: &Self::Storage) -> Columns<'_, Self>;
 
     /// Every column as a mutable slice.
-    fn columns_mut(storage: &mut Self::Storage) -> SoaColumnsMut<'_, Self>;
+    fn columns_mut(storage: &mut Self::Storage) -> ColumnsMut<'_, Self>;
 
     /// Row `row`, a shared reference per field.
     ///
     /// # Panics
     ///
     /// If `row` is out of bounds.
-    fn row(storage: &Self::Storage, row: usize) -> SoaRef<'_, Self>;
+    fn row(storage: &Self::Storage, row: usize) -> RowRef<'_, Self>;
 
     /// Row `row`, a mutable reference per field.
     ///
     /// # Panics
     ///
     /// If `row` is out of bounds.
-    fn row_mut(storage: &mut Self::Storage, row: usize) -> SoaMut<'_, Self>;
+    fn row_mut(storage: &mut Self::Storage, row: usize) -> RowMut<'_, Self>;
 }

@@ -25,8 +25,8 @@ use alloc::vec::Vec;
 
 use crate::brand::Brand;
 use crate::error::{AllocError, fail};
-use crate::pool::handle::{Handle, Key};
-use crate::pool::branded::{Pool, PoolStats};
+use crate::pool::{Handle, Key};
+use crate::pool::{Pool, PoolStats};
 
 /// Handles and keys for dense, struct-of-arrays storage: maps each to a row that moves
 /// when other rows are removed.
@@ -40,7 +40,7 @@ use crate::pool::branded::{Pool, PoolStats};
 /// Two columns kept by hand:
 ///
 /// ```
-/// use arena_kit::RowIndex;
+/// use arena_kit::pool::soa::RowIndex;
 ///
 /// RowIndex::with(|mut index| {
 ///     let (mut xs, mut names) = (Vec::new(), Vec::new());
@@ -72,7 +72,7 @@ impl RowIndex<'_> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|index| assert!(index.is_empty()));
+    /// arena_kit::pool::soa::RowIndex::with(|index| assert!(index.is_empty()));
     /// ```
     pub fn with<R>(f: impl for<'id> FnOnce(RowIndex<'id>) -> R) -> R {
         Brand::with(|brand| f(RowIndex::new_in(brand)))
@@ -86,7 +86,7 @@ impl<'id> RowIndex<'id> {
     ///
     /// ```
     /// arena_kit::Brand::with(|brand| {
-    ///     let index = arena_kit::RowIndex::new_in(brand);
+    ///     let index = arena_kit::pool::soa::RowIndex::new_in(brand);
     ///     assert_eq!(index.len(), 0);
     /// });
     /// ```
@@ -105,7 +105,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let h = index.insert();
     ///     assert_eq!(index.row(&h), 0);
     /// });
@@ -127,7 +127,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let h = index.try_insert().unwrap();
     ///     assert_eq!(index.len(), 1);
     ///     # drop(h);
@@ -151,7 +151,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.insert_keyed();
     ///     assert_eq!(index.key_row(k), Some(0));
     /// });
@@ -171,7 +171,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.try_insert_keyed().unwrap();
     ///     assert!(index.contains_key(k));
     /// });
@@ -220,7 +220,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let _a = index.insert();
     ///     let b = index.insert();
     ///     assert_eq!(index.row(&b), 1);
@@ -237,7 +237,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.insert_keyed();
     ///     assert_eq!(index.key_row(k), Some(0));
     ///     index.remove_key(k);
@@ -256,7 +256,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let a = index.insert();
     ///     assert_eq!(index.remove(a), 0);
     ///     assert!(index.is_empty());
@@ -275,7 +275,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.insert_keyed();
     ///     assert_eq!(index.remove_key(k), Some(0));
     ///     assert_eq!(index.remove_key(k), None);
@@ -303,7 +303,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let h = index.insert();
     ///     let k = index.key(&h);
     ///     assert_eq!(index.key_row(k), Some(index.row(&h)));
@@ -319,7 +319,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let h = index.insert();
     ///     let k = index.into_key(h);
     ///     assert_eq!(index.remove_key(k), Some(0));
@@ -334,7 +334,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.insert_keyed();
     ///     let h = index.take_handle(k).unwrap();
     ///     assert_eq!(index.remove_key(k), None); // owned now
@@ -350,7 +350,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.insert_keyed();
     ///     assert!(index.contains_key(k));
     /// });
@@ -366,7 +366,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.insert_keyed();
     ///     assert_eq!(index.key_at_row(0), Some(k));
     ///     assert_eq!(index.key_at_row(1), None);
@@ -398,7 +398,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     index.insert_keyed();
     ///     assert_eq!(index.len(), 1);
     /// });
@@ -413,7 +413,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|index| assert!(index.is_empty()));
+    /// arena_kit::pool::soa::RowIndex::with(|index| assert!(index.is_empty()));
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -429,7 +429,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     index.reserve(10);
     ///     assert!(index.stats().capacity >= 10);
     /// });
@@ -444,7 +444,7 @@ impl<'id> RowIndex<'id> {
     /// # Examples
     ///
     /// ```
-    /// arena_kit::RowIndex::with(|mut index| {
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
     ///     let k = index.insert_keyed();
     ///     index.remove_key(k);
     ///     let s = index.stats();

@@ -1,0 +1,1027 @@
+//! [`SoaPool`]: branded struct-of-arrays storage, one column per field, rows kept dense.
+//!
+//! # Design
+//!
+//! A value of a [`SoaRow`] type is stored as one row across its columns (one `Vec` per
+//! field, in [`SoaRow::Storage`]); a [`RowIndex`] hands out the pool's handles and keys
+//! and maps each to its current row. Removing a value swap-removes its row from every
+//! column (the last row moves into the hole and the index tells the moved value's slot
+//! its new row), so every column stays a dense slice: a scan of one field is a plain
+//! slice loop, which the compiler vectorises.
+//!
+//! # What the type system proves, what runtime checks catch
+//!
+//! - **Columns move together.** The storage is a private field; the only ways to change
+//!   a column's length are this pool's methods, each of which changes every column at
+//!   once (through [`SoaRow`]'s functions) together with the row index. What the pool
+//!   hands out are slices ([`columns_mut`](SoaPool::columns_mut)) and row views
+//!   ([`get_mut`](SoaPool::get_mut)): fields can be borrowed apart and written, but no
+//!   column can grow or shrink alone.
+//! - **Handles and keys** are the row index's, so the rules of [`Pool`](crate::Pool)
+//!   hold: the brand ties them to this one pool, an owning [`Handle`] proves its value
+//!   is live (so `get(&h)` cannot fail), a [`Key`] is checked (stale means `None`).
+//!   `retain` and `clear_keyed` visit keyed rows only; a handle's value leaves only
+//!   through its handle.
+//! - **Borrows**: a row view or column view borrows the pool, so it cannot outlive it,
+//!   and a mutable view excludes every other access for its lifetime.
+//! - **No `unsafe`**: rows are looked up with bounds-checked indexing, so even a
+//!   hand-written [`SoaRow`] that breaks its contract can only panic or show another
+//!   row's fields (see `pool/soa/row.rs`).
+//!
+//! # Costs
+//!
+//! An insert reserves room in every column, takes a slot from the index and pushes one
+//! element per column. A removal frees the slot, swap-removes one element per column and
+//! rewrites one slot of the index (the moved row's). A lookup by handle reads the index,
+//! then each column it returns a reference into (one bounds check each).
+
+use core::fmt;
+use core::iter::FusedIterator;
+
+use crate::brand::Brand;
+use crate::error::{AllocError, TryAllocError, fail};
+use crate::pool::PoolStats;
+use crate::pool::soa::row::{Columns, ColumnsMut, RowMut, RowRef, SoaRow, Views};
+use crate::pool::soa::row_index::RowIndex;
+use crate::pool::{Handle, Key};
+
+/// Struct-of-arrays storage for values of a [`SoaRow`] type: one column per field, dense
+/// rows, and the branded handles and keys of [`Pool`](crate::Pool).
+///
+/// `#[derive(ArenaAlloc)]` with `#[arena(soa)]` generates `{Name}Pool<'id>`, a newtype
+/// that derefs to `SoaPool<'id, Name>` and adds per-field accessors; use this type
+/// directly for code generic over every struct-of-arrays pool.
+///
+/// # Examples
+///
+/// Update positions from velocities, the scan struct-of-arrays exists for: every column
+/// borrowed at once, as slices.
+///
+/// ```
+/// use arena_kit::ArenaAlloc;
+///
+/// #[derive(ArenaAlloc)]
+/// #[arena(soa)]
+/// struct Particle { pos: f32, vel: f32 }
+///
+/// ParticlePool::with(|mut pool| {
+///     for i in 0..4 {
+///         pool.insert_keyed(Particle { pos: 0.0, vel: i as f32 });
+///     }
+///     let ParticleColumnsMut { pos, vel } = pool.columns_mut();
+///     for (p, v) in pos.iter_mut().zip(vel.iter()) {
+///         *p += v;
+///     }
+///     assert_eq!(pool.columns().pos, &[0.0, 1.0, 2.0, 3.0]);
+/// });
+/// ```
+pub struct SoaPool<'id, R: SoaRow> {
+    rows: RowIndex<'id>,
+    storage: R::Storage,
+}
+
+impl<R: SoaRow> SoaPool<'_, R> {
+    /// Runs `f` with a new, empty pool of a brand of its own (as
+    /// [`Pool::with`](crate::Pool::with)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{ArenaAlloc, SoaPool};
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Cell { alive: bool }
+    ///
+    /// SoaPool::<Cell>::with(|pool| assert!(pool.is_empty()));
+    /// ```
+    pub fn with<T>(f: impl for<'id> FnOnce(SoaPool<'id, R>) -> T) -> T {
+        Brand::with(|brand| f(SoaPool::new_in(brand)))
+    }
+
+    /// [`with`](Self::with), with room for `capacity` values in every column.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{ArenaAlloc, SoaPool};
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Cell { alive: bool }
+    ///
+    /// SoaPool::<Cell>::with_capacity(64, |pool| assert!(pool.stats().capacity >= 64));
+    /// ```
+    pub fn with_capacity<T>(capacity: usize, f: impl for<'id> FnOnce(SoaPool<'id, R>) -> T) -> T {
+        Brand::with(|brand| f(SoaPool::with_capacity_in(capacity, brand)))
+    }
+}
+
+impl<'id, R: SoaRow> SoaPool<'id, R> {
+    /// A new, empty pool carrying `brand` (see [`Brand`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{ArenaAlloc, Brand, SoaPool};
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Cell { alive: bool }
+    ///
+    /// Brand::with(|brand| {
+    ///     let pool = SoaPool::<Cell>::new_in(brand);
+    ///     assert_eq!(pool.len(), 0);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn new_in(brand: Brand<'id>) -> Self {
+        Self::with_capacity_in(0, brand)
+    }
+
+    /// [`new_in`](Self::new_in), with room for `capacity` values in every column.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{ArenaAlloc, Brand, SoaPool};
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Cell { alive: bool }
+    ///
+    /// Brand::with(|brand| {
+    ///     let pool = SoaPool::<Cell>::with_capacity_in(8, brand);
+    ///     assert!(pool.stats().capacity >= 8);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn with_capacity_in(capacity: usize, brand: Brand<'id>) -> Self {
+        let mut rows = RowIndex::new_in(brand);
+        rows.reserve(capacity);
+        SoaPool { rows, storage: R::new_storage(capacity) }
+    }
+
+    /// The error for a column that cannot grow.
+    fn out_of_memory() -> AllocError {
+        AllocError::OutOfMemory { size: size_of::<R>(), align: align_of::<R>() }
+    }
+
+    /// Stores `value`, one field per column, and returns its owning handle.
+    ///
+    /// # Panics
+    ///
+    /// Past `u32::MAX - 1` values, or out of memory; the pool is unchanged then.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32, charge: i8 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.insert(Body { mass: 2.0, charge: -1 });
+    ///     assert_eq!(*pool.get(&h).charge, -1);
+    ///     # pool.remove(h);
+    /// });
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn insert(&mut self, value: R) -> Handle<'id> {
+        match self.push_with(value, RowIndex::try_insert) {
+            Ok(handle) => handle,
+            Err(e) => fail(e.error()),
+        }
+    }
+
+    /// Like [`insert`](Self::insert), but hands `value` back when the index space or
+    /// memory is exhausted; the pool is unchanged then.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::CapacityExceeded`] or [`AllocError::OutOfMemory`], with `value`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.try_insert(Body { mass: 1.0 }).unwrap();
+    ///     assert_eq!(pool.remove(h).mass, 1.0);
+    /// });
+    /// ```
+    pub fn try_insert(&mut self, value: R) -> Result<Handle<'id>, TryAllocError<R>> {
+        self.push_with(value, RowIndex::try_insert)
+    }
+
+    /// Stores `value` and returns a copyable, checked key to it (no owner).
+    ///
+    /// # Panics
+    ///
+    /// As [`insert`](Self::insert).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 3.0 });
+    ///     assert_eq!(pool.get_key(k).map(|b| *b.mass), Some(3.0));
+    /// });
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn insert_keyed(&mut self, value: R) -> Key<'id> {
+        match self.push_with(value, RowIndex::try_insert_keyed) {
+            Ok(key) => key,
+            Err(e) => fail(e.error()),
+        }
+    }
+
+    /// Like [`insert_keyed`](Self::insert_keyed), handing `value` back on failure.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_insert`](Self::try_insert).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.try_insert_keyed(Body { mass: 1.0 }).unwrap();
+    ///     assert!(pool.contains_key(k));
+    /// });
+    /// ```
+    pub fn try_insert_keyed(&mut self, value: R) -> Result<Key<'id>, TryAllocError<R>> {
+        self.push_with(value, RowIndex::try_insert_keyed)
+    }
+
+    /// Pushes `value` as a new row named by what `name` makes for it (a handle or a
+    /// key). Room in every column comes first, so nothing can fail once the index has
+    /// changed; on an error the pool is unchanged and `value` comes back.
+    #[inline]
+    fn push_with<N>(
+        &mut self,
+        value: R,
+        name: impl FnOnce(&mut RowIndex<'id>) -> Result<N, AllocError>,
+    ) -> Result<N, TryAllocError<R>> {
+        if R::try_reserve(&mut self.storage, 1).is_err() {
+            return Err(TryAllocError::new(Self::out_of_memory(), value));
+        }
+        match name(&mut self.rows) {
+            Ok(named) => {
+                R::push(&mut self.storage, value);
+                self.check_len();
+                Ok(named)
+            }
+            Err(error) => Err(TryAllocError::new(error, value)),
+        }
+    }
+
+    /// Removes a handle's value and returns it, its fields gathered from the columns; the
+    /// last row moves into its place.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { name: String, mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.insert(Body { name: "moon".into(), mass: 0.01 });
+    ///     assert_eq!(pool.remove(h).name, "moon");
+    ///     assert!(pool.is_empty());
+    /// });
+    /// ```
+    #[inline]
+    pub fn remove(&mut self, handle: Handle<'id>) -> R {
+        let row = self.rows.remove(handle);
+        let value = R::swap_remove(&mut self.storage, row);
+        self.check_len();
+        value
+    }
+
+    /// Removes `key`'s value and returns it: `None` if the key is stale or a handle owns
+    /// the value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 1.0 });
+    ///     assert!(pool.remove_key(k).is_some());
+    ///     assert!(pool.remove_key(k).is_none()); // stale
+    /// });
+    /// ```
+    #[inline]
+    pub fn remove_key(&mut self, key: Key<'id>) -> Option<R> {
+        let row = self.rows.remove_key(key)?;
+        let value = R::swap_remove(&mut self.storage, row);
+        self.check_len();
+        Some(value)
+    }
+
+    /// A handle's value: a shared reference to each of its fields.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32, charge: i8 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.insert(Body { mass: 2.0, charge: 1 });
+    ///     let BodyRef { mass, charge } = pool.get(&h);
+    ///     assert_eq!((*mass, *charge), (2.0, 1));
+    ///     # pool.remove(h);
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn get(&self, handle: &Handle<'id>) -> RowRef<'_, R> {
+        R::row(&self.storage, self.rows.row(handle))
+    }
+
+    /// A handle's value: a mutable reference to each of its fields.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { pos: f32, vel: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.insert(Body { pos: 0.0, vel: 2.0 });
+    ///     let BodyMut { pos, vel } = pool.get_mut(&h);
+    ///     *pos += *vel;
+    ///     assert_eq!(*pool.get(&h).pos, 2.0);
+    ///     # pool.remove(h);
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn get_mut(&mut self, handle: &Handle<'id>) -> RowMut<'_, R> {
+        let row = self.rows.row(handle);
+        R::row_mut(&mut self.storage, row)
+    }
+
+    /// `key`'s value (references to its fields), or `None` if the key is stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 5.0 });
+    ///     assert_eq!(pool.get_key(k).map(|b| *b.mass), Some(5.0));
+    ///     pool.remove_key(k);
+    ///     assert!(pool.get_key(k).is_none());
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn get_key(&self, key: Key<'id>) -> Option<RowRef<'_, R>> {
+        let row = self.rows.key_row(key)?;
+        Some(R::row(&self.storage, row))
+    }
+
+    /// `key`'s value (mutable references to its fields), or `None` if the key is stale.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 5.0 });
+    ///     if let Some(b) = pool.get_key_mut(k) {
+    ///         *b.mass *= 2.0;
+    ///     }
+    ///     assert_eq!(pool.get_key(k).map(|b| *b.mass), Some(10.0));
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn get_key_mut(&mut self, key: Key<'id>) -> Option<RowMut<'_, R>> {
+        let row = self.rows.key_row(key)?;
+        Some(R::row_mut(&mut self.storage, row))
+    }
+
+    /// Every column as a shared slice, in row order (`rows().key_at_row(i)` names row
+    /// `i`): the fields to scan.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32, charge: i8 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     pool.insert_keyed(Body { mass: 1.0, charge: 1 });
+    ///     pool.insert_keyed(Body { mass: 4.0, charge: -1 });
+    ///     let total: f32 = pool.columns().mass.iter().sum();
+    ///     assert_eq!(total, 5.0);
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn columns(&self) -> Columns<'_, R> {
+        R::columns(&self.storage)
+    }
+
+    /// Every column as a mutable slice, in row order: fields borrowed apart, written in
+    /// one pass. The slices' lengths cannot change, so the rows stay together.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { pos: f32, vel: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     pool.insert_keyed(Body { pos: 1.0, vel: 0.5 });
+    ///     let BodyColumnsMut { pos, vel } = pool.columns_mut();
+    ///     for (p, v) in pos.iter_mut().zip(vel.iter()) {
+    ///         *p += v;
+    ///     }
+    ///     assert_eq!(pool.columns().pos, &[1.5]);
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn columns_mut(&mut self) -> ColumnsMut<'_, R> {
+        R::columns_mut(&mut self.storage)
+    }
+
+    /// The row index: the row of a handle or key (`row`, `key_row`), the key at a row
+    /// (`key_at_row`), slot stats.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 1.0 });
+    ///     assert_eq!(pool.rows().key_at_row(0), Some(k));
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn rows(&self) -> &RowIndex<'id> {
+        &self.rows
+    }
+
+    /// A copyable key to a handle's value (the handle keeps owning it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.insert(Body { mass: 1.0 });
+    ///     let k = pool.key(&h);
+    ///     assert!(pool.remove_key(k).is_none()); // owned: only the handle removes it
+    ///     pool.remove(h);
+    ///     assert!(!pool.contains_key(k));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn key(&self, handle: &Handle<'id>) -> Key<'id> {
+        self.rows.key(handle)
+    }
+
+    /// Gives up a handle's ownership; any copy of the key may now remove the value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.insert(Body { mass: 1.0 });
+    ///     let k = pool.into_key(h);
+    ///     assert!(pool.remove_key(k).is_some());
+    /// });
+    /// ```
+    pub fn into_key(&mut self, handle: Handle<'id>) -> Key<'id> {
+        self.rows.into_key(handle)
+    }
+
+    /// Takes ownership of a keyed value: its handle, if the key is live and no handle
+    /// owns the value yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 1.0 });
+    ///     let h = pool.take_handle(k).unwrap();
+    ///     assert!(pool.take_handle(k).is_none()); // owned now
+    ///     pool.remove(h);
+    /// });
+    /// ```
+    pub fn take_handle(&mut self, key: Key<'id>) -> Option<Handle<'id>> {
+        self.rows.take_handle(key)
+    }
+
+    /// Whether `key`'s value is still here.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 1.0 });
+    ///     assert!(pool.contains_key(k));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn contains_key(&self, key: Key<'id>) -> bool {
+        self.rows.contains_key(key)
+    }
+
+    /// Number of values (rows).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     pool.insert_keyed(Body { mass: 1.0 });
+    ///     assert_eq!(pool.len(), 1);
+    /// });
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether the pool holds no value.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|pool| assert!(pool.is_empty()));
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Makes room for `additional` more values in the index and every column.
+    ///
+    /// # Panics
+    ///
+    /// As `Vec::reserve`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     pool.reserve(100);
+    ///     assert!(pool.stats().capacity >= 100);
+    /// });
+    /// ```
+    pub fn reserve(&mut self, additional: usize) {
+        self.rows.reserve(additional);
+        R::reserve(&mut self.storage, additional);
+    }
+
+    /// Gives the columns' unused capacity back (the index keeps its slots: handles and
+    /// keys name them).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     pool.reserve(100);
+    ///     pool.shrink_to_fit();
+    ///     assert_eq!(pool.columns().mass.len(), 0);
+    /// });
+    /// ```
+    pub fn shrink_to_fit(&mut self) {
+        R::shrink_to_fit(&mut self.storage);
+    }
+
+    /// The counters of the handle side: live values, vacant slots, capacity, peak.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 1.0 });
+    ///     pool.remove_key(k);
+    ///     let s = pool.stats();
+    ///     assert_eq!((s.live, s.free, s.peak), (0, 1, 1));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn stats(&self) -> PoolStats {
+        self.rows.stats()
+    }
+
+    /// Every value with its key, in row order, as row views of shared references.
+    /// Double-ended and exact-size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let a = pool.insert_keyed(Body { mass: 1.0 });
+    ///     let b = pool.insert_keyed(Body { mass: 2.0 });
+    ///     let all: Vec<_> = pool.iter().map(|(k, body)| (k, *body.mass)).collect();
+    ///     assert_eq!(all, [(a, 1.0), (b, 2.0)]);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn iter(&self) -> Iter<'_, 'id, R> {
+        Iter { rows: &self.rows, storage: &self.storage, front: 0, back: self.rows.len() }
+    }
+
+    /// Every value with its key, in row order, as row views of mutable references.
+    /// Double-ended and exact-size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { pos: f32, vel: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { pos: 1.0, vel: 1.0 });
+    ///     for (_, body) in pool.iter_mut() {
+    ///         *body.pos += *body.vel;
+    ///     }
+    ///     assert_eq!(pool.get_key(k).map(|b| *b.pos), Some(2.0));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn iter_mut(&mut self) -> IterMut<'_, 'id, R> {
+        let back = self.rows.len();
+        IterMut {
+            rows: &self.rows,
+            columns: Some(R::columns_mut(&mut self.storage)),
+            front: 0,
+            back,
+        }
+    }
+
+    /// Keeps the keyed values for which `keep` returns `true` and removes the others, in
+    /// one pass (each removal swap-removes a row, as [`remove_key`](Self::remove_key)).
+    /// Values owned by a handle are not visited: only their handle may remove them. The
+    /// keys of the values kept stay valid. A panic in `keep` or in a destructor leaves the
+    /// pool consistent, with the values not yet visited still in it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { health: i32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let keys: Vec<_> = (0..6).map(|i| pool.insert_keyed(Body { health: i - 2 })).collect();
+    ///     pool.retain(|_, body| *body.health > 0);
+    ///     assert_eq!(pool.len(), 3);
+    ///     assert_eq!(pool.get_key(keys[5]).map(|b| *b.health), Some(3));
+    /// });
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(Key<'id>, RowMut<'_, R>) -> bool) {
+        let mut row = 0;
+        while row < self.rows.len() {
+            let Some(key) = self.rows.unowned_key_at_row(row) else {
+                row += 1; // owned by a handle: kept, not visited
+                continue;
+            };
+            if keep(key, R::row_mut(&mut self.storage, row)) {
+                row += 1;
+            } else {
+                // The last row moves into `row`: visited next, as it was not yet.
+                let freed = self.rows.remove_key(key);
+                debug_assert_eq!(freed, Some(row), "the key of row {row} names row {row}");
+                let value = R::swap_remove(&mut self.storage, row);
+                self.check_len();
+                drop(value);
+            }
+        }
+    }
+
+    /// Removes every keyed value; values owned by handles stay.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let h = pool.insert(Body { mass: 1.0 });
+    ///     pool.insert_keyed(Body { mass: 2.0 });
+    ///     pool.clear_keyed();
+    ///     assert_eq!(pool.len(), 1);
+    ///     assert_eq!(*pool.get(&h).mass, 1.0);
+    ///     # pool.remove(h);
+    /// });
+    /// ```
+    pub fn clear_keyed(&mut self) {
+        self.retain(|_, _| false);
+    }
+
+    /// Empties the pool, yielding every value in row order (owned ones too). Consumes the
+    /// pool: a handle still alive would otherwise name an empty row. (A derived
+    /// `{Name}Pool` gives its `SoaPool` with `into_inner`.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     pool.insert_keyed(Body { mass: 1.0 });
+    ///     let _owned = pool.insert(Body { mass: 2.0 });
+    ///     let masses: Vec<f32> = pool.into_inner().drain().map(|b| b.mass).collect();
+    ///     assert_eq!(masses, [1.0, 2.0]);
+    /// });
+    /// ```
+    #[must_use = "the values are dropped with the iterator if it is not used"]
+    pub fn drain(self) -> alloc::vec::IntoIter<R> {
+        let mut storage = self.storage;
+        let mut all = alloc::vec::Vec::with_capacity(R::column_len(&storage));
+        while let Some(value) = R::pop(&mut storage) {
+            all.push(value);
+        }
+        all.reverse();
+        all.into_iter()
+    }
+
+    /// Every column has a row per value: the contract of [`SoaRow`], checked in debug
+    /// builds after each change.
+    #[inline]
+    fn check_len(&self) {
+        debug_assert_eq!(
+            R::column_len(&self.storage),
+            self.rows.len(),
+            "a SoaRow implementation changed its columns apart from the row index"
+        );
+    }
+}
+
+impl<R: SoaRow> fmt::Debug for SoaPool<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SoaPool").field("len", &self.len()).finish_non_exhaustive()
+    }
+}
+
+impl<'a, 'id, R: SoaRow> IntoIterator for &'a SoaPool<'id, R> {
+    type Item = (Key<'id>, RowRef<'a, R>);
+    type IntoIter = Iter<'a, 'id, R>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, 'id, R: SoaRow> IntoIterator for &'a mut SoaPool<'id, R> {
+    type Item = (Key<'id>, RowMut<'a, R>);
+    type IntoIter = IterMut<'a, 'id, R>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+/// The iterator of [`SoaPool::iter`]: `(key, row view)` in row order.
+pub struct Iter<'a, 'id, R: SoaRow> {
+    rows: &'a RowIndex<'id>,
+    storage: &'a R::Storage,
+    /// Rows `front..back` are still to come.
+    front: usize,
+    back: usize,
+}
+
+impl<'a, 'id, R: SoaRow + 'a> Iter<'a, 'id, R> {
+    /// Row `row`, with its key.
+    fn at(&self, row: usize) -> (Key<'id>, RowRef<'a, R>) {
+        (self.rows.key_of_row(row), R::row(self.storage, row))
+    }
+}
+
+impl<'a, 'id, R: SoaRow + 'a> Iterator for Iter<'a, 'id, R> {
+    type Item = (Key<'id>, RowRef<'a, R>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        (self.front < self.back).then(|| {
+            self.front += 1;
+            self.at(self.front - 1)
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+}
+
+impl<'a, R: SoaRow + 'a> DoubleEndedIterator for Iter<'a, '_, R> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        (self.front < self.back).then(|| {
+            self.back -= 1;
+            self.at(self.back)
+        })
+    }
+}
+
+impl<'a, R: SoaRow + 'a> ExactSizeIterator for Iter<'a, '_, R> {}
+impl<'a, R: SoaRow + 'a> FusedIterator for Iter<'a, '_, R> {}
+
+impl<R: SoaRow> Clone for Iter<'_, '_, R> {
+    fn clone(&self) -> Self {
+        Iter { rows: self.rows, storage: self.storage, front: self.front, back: self.back }
+    }
+}
+
+impl<R: SoaRow> fmt::Debug for Iter<'_, '_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Iter").field("remaining", &(self.back - self.front)).finish()
+    }
+}
+
+/// `split_first_mut` or `split_last_mut` of `R`'s views.
+type Split<'a, R> = fn(ColumnsMut<'a, R>) -> Option<(RowMut<'a, R>, ColumnsMut<'a, R>)>;
+
+/// The iterator of [`SoaPool::iter_mut`]: `(key, mutable row view)` in row order.
+pub struct IterMut<'a, 'id, R: SoaRow> {
+    rows: &'a RowIndex<'id>,
+    /// The rows `front..back` not yet handed out; `None` only while being cut.
+    columns: Option<ColumnsMut<'a, R>>,
+    front: usize,
+    back: usize,
+}
+
+impl<'a, 'id, R: SoaRow + 'a> IterMut<'a, 'id, R> {
+    /// Cuts one row off the front or the back of the rows left.
+    fn cut(&mut self, split: Split<'a, R>, front: bool) -> Option<(Key<'id>, RowMut<'a, R>)> {
+        if self.front == self.back {
+            return None;
+        }
+        let (row, rest) = split(self.columns.take()?)?;
+        self.columns = Some(rest);
+        let index = if front {
+            self.front += 1;
+            self.front - 1
+        } else {
+            self.back -= 1;
+            self.back
+        };
+        Some((self.rows.key_of_row(index), row))
+    }
+}
+
+impl<'a, 'id, R: SoaRow + 'a> Iterator for IterMut<'a, 'id, R> {
+    type Item = (Key<'id>, RowMut<'a, R>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.cut(<R as Views<'a>>::split_first_mut, true)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+}
+
+impl<'a, R: SoaRow + 'a> DoubleEndedIterator for IterMut<'a, '_, R> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.cut(<R as Views<'a>>::split_last_mut, false)
+    }
+}
+
+impl<'a, R: SoaRow + 'a> ExactSizeIterator for IterMut<'a, '_, R> {}
+impl<'a, R: SoaRow + 'a> FusedIterator for IterMut<'a, '_, R> {}
+
+impl<R: SoaRow> fmt::Debug for IterMut<'_, '_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IterMut").field("remaining", &(self.back - self.front)).finish()
+    }
+}
