@@ -33,7 +33,7 @@
 //!   system, done under the list's `Mutex`: no block is handed out twice and none is
 //!   lost. The loom model at the bottom of this file checks this under every
 //!   interleaving of two threads and a concurrent `trim`, and
-//!   `tests/all/shared_block_pool.rs` stresses it.
+//!   `tests/all/block/shared_block_pool.rs` stresses it.
 //! - `SharedBlockPool` is `Send` and `Sync` by composition (a `Mutex` over a list of
 //!   blocks, which are `Send`, and atomics): no `unsafe impl` here.
 //! - A `LocalBlockPool<'s>` holds `&'s SharedBlockPool` and gives its blocks back to it

@@ -127,7 +127,7 @@ const _: () = assert!(NO_SLOT as usize >= crate::pool::slots::MAX_SLOTS);
 #[inline]
 #[must_use]
 pub(super) fn to_raw(index: u32, version: Version) -> u64 {
-    (u64::from(version.bits()) << 32) | u64::from(index)
+    (u64::from(version.bits()) << 32) + u64::from(index)
 }
 
 /// The slot index and version of a [`to_raw`] word from outside. A word whose version is

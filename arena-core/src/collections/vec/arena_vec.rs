@@ -31,7 +31,7 @@
 //! - Growing at the tip only moves the scope's cursor over bytes past the buffer, and a
 //!   child scope bumps in blocks of its own, so a vector of an outer scope can never grow
 //!   over an inner scope's values (bump-scope's advisory GHSA-xhx6-q96x-pf9c); tested in
-//!   `tests/all/collections.rs`.
+//!   `tests/all/collections/allocator_api.rs`.
 //! - A buffer block holds nothing but the buffer and is kept apart from the blocks the
 //!   scope bumps in, so resizing or freeing it touches nobody else's memory.
 //!

@@ -1,0 +1,5 @@
+//! Blocks and block pools: `BlockPool`, `SharedBlockPool` and its thread caches, the hot slot.
+
+mod block_pool;
+mod hot_slot_attacks;
+mod shared_block_pool;

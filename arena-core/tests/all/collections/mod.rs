@@ -1,0 +1,8 @@
+//! `ArenaVec`, `ArenaString`, `ArenaBox` and `allocator_api2` collections in a scope.
+
+mod allocator_api;
+mod arena_vec;
+mod hostile_arena_box;
+mod hostile_arena_string;
+mod hostile_arena_vec;
+mod hostile_vec_ops;

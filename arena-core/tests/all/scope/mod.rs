@@ -1,0 +1,17 @@
+//! Scopes and arenas: lifecycle, nesting, limits, drops, `&Scope` as an allocator, the bump's cold part, and the peers' (bumpalo, typed-arena) suites.
+
+mod allocator_buffers;
+mod arena;
+mod arena_pool;
+mod cold_part;
+mod drops;
+mod hostile_allocator;
+mod hostile_arena;
+mod hostile_scope;
+mod lifecycle;
+mod model;
+mod nested;
+mod peer_bumpalo;
+mod peer_typed_arena;
+mod scoped;
+mod small_limits;

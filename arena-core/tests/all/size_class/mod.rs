@@ -1,0 +1,4 @@
+//! `SizeClassPool` and `SyncSizeClassPool`.
+
+mod hostile_sync_size_class;
+mod pool;
