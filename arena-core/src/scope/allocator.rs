@@ -20,10 +20,11 @@
 //!   `&mut Scope`, so it cannot run while a collection is alive.
 
 use core::alloc::Layout;
-use core::ptr::{self, NonNull};
+use core::ptr::NonNull;
 
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 
+use crate::block::raw::relocate;
 use crate::scope::Scope;
 
 // Why this impl keeps `Allocator`'s contract:
@@ -188,26 +189,5 @@ unsafe fn move_out(
     // SAFETY: a live allocation of `old_layout` from `scope` (caller), copied out above;
     // the caller uses only the new pointer from here on.
     unsafe { scope.deallocate(ptr, old_layout) };
-    Ok(new)
-}
-
-/// Allocates `new_layout` from `alloc` and copies the first `keep` bytes of `ptr` there:
-/// the path of `grow` and `shrink` when a block cannot be resized in place (for a scope,
-/// the new block is at the tip).
-///
-/// # Safety
-///
-/// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
-pub(crate) unsafe fn relocate(
-    alloc: impl Allocator,
-    ptr: NonNull<u8>,
-    new_layout: Layout,
-    keep: usize,
-) -> Result<NonNull<[u8]>, ApiAllocError> {
-    let new = alloc.allocate(new_layout)?;
-    let dst = new.cast::<u8>().as_ptr();
-    // SAFETY: the new block is fresh, so it cannot overlap `ptr`, and both hold `keep`
-    // bytes (caller).
-    unsafe { ptr::copy_nonoverlapping(ptr.as_ptr(), dst, keep) };
     Ok(new)
 }

@@ -18,7 +18,6 @@ mod drop_list;
 mod lifecycle;
 mod view;
 
-pub(crate) use allocator::relocate;
 pub use arena::Arena;
 #[cfg(feature = "std")]
 pub use arena_pool::{ArenaPool, ArenaPoolStats, PooledArena};

@@ -773,7 +773,7 @@ pub(super) unsafe fn resize_in_class<A: Allocator + Copy>(
     }
     // SAFETY: `ptr` is live with at least `keep` bytes, and `keep <= new_layout.size()`
     // (caller).
-    let new = unsafe { crate::scope::relocate(pool, ptr, new_layout, keep) }?;
+    let new = unsafe { raw::relocate(pool, ptr, new_layout, keep) }?;
     // SAFETY: `ptr` is a live allocation of `old_layout` (caller), no longer used.
     unsafe { pool.deallocate(ptr, old_layout) };
     Ok(new)
