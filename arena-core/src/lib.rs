@@ -109,7 +109,6 @@
 
 extern crate alloc;
 
-mod alloc_or_init_error;
 pub mod block;
 mod brand;
 mod bump;
@@ -125,13 +124,12 @@ pub mod size_class;
 #[cfg(feature = "std")]
 mod sync;
 
-pub use alloc_or_init_error::AllocOrInitError;
 pub use block::BlockPool;
 #[cfg(feature = "std")]
 pub use block::SharedBlockPool;
 pub use brand::Brand;
 pub use collections::{ArenaBox, ArenaString, ArenaVec, CollectIn, FromIteratorIn};
-pub use error::{AllocError, LimitKind, TryAllocError};
+pub use error::{AllocError, AllocOrInitError, LimitKind, TryAllocError};
 pub use new_macro::ArenaNew;
 pub use pool::secondary::SecondaryMap;
 pub use pool::soa::{SoaPool, SoaRow};

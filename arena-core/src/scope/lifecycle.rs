@@ -73,13 +73,13 @@ use core::marker::PhantomData;
 use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
-use crate::alloc_or_init_error::AllocOrInitError;
 use crate::block::BlockInfo;
 #[cfg(feature = "std")]
 use crate::block::LocalBlockPool;
 use crate::block::{BlockCache, BlockPool};
 use crate::bump::Bump;
 use crate::bump::source::Source;
+use crate::error::AllocOrInitError;
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::scope::ScopeView;
 use crate::scope::drop_list::{DropList, DropMark, DropNode};
