@@ -12,12 +12,14 @@
 // The wing inside: `raw` (the one module that calls the system allocator), `header` (a
 // block and its header, owned as a token, and the intrusive list blocks are kept in),
 // `info`, `hot_slot` (the last block given back, lent to the next scope by address),
-// `pool` (`BlockPool` and the cache under it), `shared` (`SharedBlockPool`,
-// `LocalBlockPool`).
+// `pool` (`BlockPool` and the cache under it), `shared` (`SharedBlockPool`), `local`
+// (its per-thread `LocalBlockPool`).
 
 mod header;
 mod hot_slot;
 mod info;
+#[cfg(feature = "std")]
+mod local;
 mod pool;
 pub(crate) mod raw;
 #[cfg(feature = "std")]
@@ -27,6 +29,8 @@ pub(crate) use header::{
     BLOCK_ALIGN, Block, BlockList, HEADER, dedicated_size, fits_standard, smallest_size,
 };
 pub use info::{BlockInfo, BlockKind};
+#[cfg(feature = "std")]
+pub use local::LocalBlockPool;
 pub(crate) use pool::BlockCache;
 pub use pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 /// Tuning constants of the shared pool's per-thread caches: not a promise.
@@ -34,4 +38,4 @@ pub use pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
 #[doc(hidden)]
 pub use shared::{LOCAL_MAX_FREE, REFILL_BATCH};
 #[cfg(feature = "std")]
-pub use shared::{LocalBlockPool, SharedBlockPool, SharedBlockPoolStats};
+pub use shared::{SharedBlockPool, SharedBlockPoolStats};

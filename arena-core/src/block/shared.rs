@@ -45,9 +45,8 @@
 use core::fmt;
 
 use crate::block::header::{BLOCK_ALIGN, Block, BlockList};
-use crate::block::pool::{
-    BlockCache, DEFAULT_BLOCK_SIZE, Upstream, block_cache_api, standard_block_size,
-};
+use crate::block::local::LocalBlockPool;
+use crate::block::pool::{BlockCache, DEFAULT_BLOCK_SIZE, Upstream, standard_block_size};
 use crate::error::AllocError;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, lock};
 
@@ -190,7 +189,7 @@ impl SharedBlockPool {
     /// ```
     #[must_use]
     pub fn local(&self) -> LocalBlockPool<'_> {
-        LocalBlockPool { cache: BlockCache::new(self.block_size, LOCAL_MAX_FREE, Some(self)) }
+        LocalBlockPool::new(BlockCache::new(self.block_size, LOCAL_MAX_FREE, Some(self)))
     }
 
     /// Total bytes of a standard block, header included.
@@ -379,52 +378,6 @@ impl fmt::Debug for SharedBlockPool {
             .field("stats", &self.stats())
             .field("max_free", &self.max_free())
             .finish_non_exhaustive()
-    }
-}
-
-/// One thread's cache of a [`SharedBlockPool`]: the API of a [`BlockPool`](crate::BlockPool)
-/// ([`scope`](Self::scope), [`stats`](Self::stats), `set_max_free`, `set_limit` and the
-/// rest, documented below), whose standard blocks come from the shared pool when its
-/// cache is empty and go back to it when its cache is full, it is trimmed, or it drops.
-///
-/// The cache borrows the shared pool and gives its blocks back to it when it drops, so
-/// the borrow checker keeps the shared pool alive until then: whatever the declaration
-/// order, struct field or `mem::swap`, a cache cannot outlive its shared pool.
-///
-/// `Send` (a cache may move to another thread with its owner) and `!Sync`.
-///
-/// # Examples
-///
-/// ```
-/// let shared = arena_kit::SharedBlockPool::new();
-/// let local = shared.local();
-/// for _ in 0..100 {
-///     let scope = local.scope();
-///     scope.alloc_str("no lock taken: the block comes from this thread's cache");
-/// }
-/// assert_eq!(local.stats().cached_blocks, 1);
-/// assert_eq!(shared.stats().system_allocations, 1);
-/// ```
-pub struct LocalBlockPool<'s> {
-    cache: BlockCache<'s>,
-}
-
-impl<'s> LocalBlockPool<'s> {
-    /// The cache, for the scopes built on it.
-    #[inline]
-    pub(crate) fn cache(&self) -> &BlockCache<'s> {
-        &self.cache
-    }
-}
-
-block_cache_api!(
-    LocalBlockPool<'_>,
-    "let shared = arena_kit::SharedBlockPool::new();\nlet pool = shared.local();"
-);
-
-impl fmt::Debug for LocalBlockPool<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("LocalBlockPool").field("cache", &self.cache).finish()
     }
 }
 
