@@ -23,7 +23,7 @@ use loom::sync::Arc;
 use loom::thread;
 
 use crate::brand::{Brand, Id};
-use crate::pool::sync_pool::{SyncHandle, SyncPool};
+use crate::pool::{SyncHandle, SyncPool};
 
 /// A value whose drops are counted.
 struct Counted(u32, std::sync::Arc<AtomicUsize>);

@@ -48,6 +48,7 @@ use core::ops::{Index, IndexMut};
 use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::pool::slots::{Claim, GetDisjointMutError, Slots, overlapping};
+use crate::pool::stats::PoolStats;
 use crate::pool::version::Version;
 use crate::pool::{Drain, IntoIter, Iter, IterMut};
 use crate::pool::{Handle, Key};
@@ -86,33 +87,6 @@ pub struct Pool<'id, T> {
     /// The storage (`pool/slots.rs`: invariants L1, L2 and L4 live there; L3 is kept here).
     slots: Slots<T>,
     brand: Id<'id>,
-}
-
-/// A snapshot of a [`Pool`]'s counters.
-///
-/// # Examples
-///
-/// ```
-/// arena_kit::Pool::with(|mut pool| {
-///     let a = pool.insert(1_u8);
-///     let b = pool.insert(2_u8);
-///     pool.remove(a);
-///     let s = pool.stats();
-///     assert_eq!((s.live, s.free, s.peak), (1, 1, 2));
-///     # drop(b);
-/// });
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct PoolStats {
-    /// Values in the pool.
-    pub live: usize,
-    /// Vacant slots (reusable or retired).
-    pub free: usize,
-    /// Slots the buffer can hold without growing.
-    pub capacity: usize,
-    /// Most values ever live at once.
-    pub peak: usize,
 }
 
 impl<T> Pool<'_, T> {
@@ -700,13 +674,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use]
     pub fn stats(&self) -> PoolStats {
-        let counts = self.slots.stats();
-        PoolStats {
-            live: counts.live,
-            free: counts.free,
-            capacity: counts.capacity,
-            peak: counts.peak,
-        }
+        self.slots.stats()
     }
 
     /// Gives back the trailing vacant slots and the spare buffer.

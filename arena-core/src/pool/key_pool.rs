@@ -15,7 +15,7 @@ use core::ops::{Index, IndexMut};
 
 use crate::error::{TryAllocError, fail};
 use crate::pool::PoolStats;
-use crate::pool::key::{SlotKey, sealed::KeyParts};
+use crate::pool::slot_key::{SlotKey, sealed::KeyParts};
 use crate::pool::slots::{Claim, GetDisjointMutError, Slots};
 use crate::pool::version::{self, Version};
 use crate::pool::{Drain, IntoIter, Iter, IterMut};
@@ -586,8 +586,7 @@ impl<T> KeyPool<T> {
     /// ```
     #[must_use]
     pub fn stats(&self) -> PoolStats {
-        let c = self.slots.stats();
-        PoolStats { live: c.live, free: c.free, capacity: c.capacity, peak: c.peak }
+        self.slots.stats()
     }
 
     /// Keeps the values for which `keep` returns `true`, removes the others.

@@ -19,20 +19,24 @@ mod iter;
 mod key;
 mod key_pool;
 pub mod secondary;
+mod slot_key;
 mod slots;
 pub mod soa;
+mod stats;
 #[cfg(feature = "std")]
-pub(super) mod sync_pool;
+mod sync_pool;
 mod version;
 
-pub use branded::{Pool, PoolStats, VacantEntry};
-pub use handle::{Handle, Key};
+pub use branded::{Pool, VacantEntry};
+pub use handle::Handle;
 pub use iter::{Drain, IntoIter, Iter, IterMut};
-pub use key::SlotKey;
+pub use key::Key;
 pub use key_pool::{KeyPool, KeyVacantEntry, TypedKey};
+pub use slot_key::SlotKey;
 pub use slots::GetDisjointMutError;
 #[cfg(feature = "serde")]
 pub(crate) use slots::MAX_SLOTS;
+pub use stats::PoolStats;
 #[cfg(feature = "std")]
 pub use sync_pool::{SyncHandle, SyncKey, SyncPool};
 #[cfg(feature = "serde")]

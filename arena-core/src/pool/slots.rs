@@ -74,6 +74,7 @@ use core::mem::ManuallyDrop;
 use core::ptr;
 
 use crate::error::AllocError;
+use crate::pool::stats::PoolStats;
 use crate::pool::version::{GEN_MASK, GEN_SHIFT, OCCUPIED, OWNED, Version};
 
 /// The age (generation less the salt) of a retired slot; no value is ever stored at it,
@@ -165,14 +166,6 @@ mod start {
 }
 
 use start::Start;
-
-/// The counters of [`Slots::stats`].
-pub(super) struct SlotCounts {
-    pub(super) live: usize,
-    pub(super) free: usize,
-    pub(super) capacity: usize,
-    pub(super) peak: usize,
-}
 
 impl<T> Slots<T> {
     /// Empty storage with room for `capacity` values, generations starting at `salt`
@@ -581,8 +574,8 @@ impl<T> Slots<T> {
     }
 
     /// The counters.
-    pub(super) fn stats(&self) -> SlotCounts {
-        SlotCounts {
+    pub(super) fn stats(&self) -> PoolStats {
+        PoolStats {
             live: self.len,
             free: self.entries.len() - self.len,
             capacity: self.capacity(),

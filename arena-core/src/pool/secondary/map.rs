@@ -9,8 +9,8 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::ops::{Index, IndexMut};
 
-use crate::pool::key::{SlotKey, sealed::KeyParts};
 use crate::pool::secondary::iter::{Iter, IterMut, Tagged};
+use crate::pool::slot_key::{SlotKey, sealed::KeyParts};
 use crate::pool::slots::{GetDisjointMutError, overlapping};
 use crate::pool::version::NO_SLOT;
 
