@@ -124,6 +124,27 @@ pub(super) unsafe fn reallocate(
     NonNull::new(new)
 }
 
+/// Allocates `new_layout` from `alloc` and copies the first `keep` bytes of `ptr` there:
+/// the path of an `allocator_api2` allocator's `grow` and `shrink` when a block cannot
+/// be resized in place (a scope's, a size-class pool's).
+///
+/// # Safety
+///
+/// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
+pub(crate) unsafe fn relocate(
+    alloc: impl allocator_api2::alloc::Allocator,
+    ptr: NonNull<u8>,
+    new_layout: Layout,
+    keep: usize,
+) -> Result<NonNull<[u8]>, allocator_api2::alloc::AllocError> {
+    let new = alloc.allocate(new_layout)?;
+    let dst = new.cast::<u8>().as_ptr();
+    // SAFETY: the new block is fresh, so it cannot overlap `ptr`, and both hold `keep`
+    // bytes (caller).
+    unsafe { core::ptr::copy_nonoverlapping(ptr.as_ptr(), dst, keep) };
+    Ok(new)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,25 +171,4 @@ mod tests {
         assert_eq!(page_fill(usize::MAX), None);
         assert_eq!(page_fill(isize::MAX as usize), None);
     }
-}
-
-/// Allocates `new_layout` from `alloc` and copies the first `keep` bytes of `ptr` there:
-/// the path of an `allocator_api2` allocator's `grow` and `shrink` when a block cannot
-/// be resized in place (a scope's, a size-class pool's).
-///
-/// # Safety
-///
-/// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
-pub(crate) unsafe fn relocate(
-    alloc: impl allocator_api2::alloc::Allocator,
-    ptr: NonNull<u8>,
-    new_layout: Layout,
-    keep: usize,
-) -> Result<NonNull<[u8]>, allocator_api2::alloc::AllocError> {
-    let new = alloc.allocate(new_layout)?;
-    let dst = new.cast::<u8>().as_ptr();
-    // SAFETY: the new block is fresh, so it cannot overlap `ptr`, and both hold `keep`
-    // bytes (caller).
-    unsafe { core::ptr::copy_nonoverlapping(ptr.as_ptr(), dst, keep) };
-    Ok(new)
 }

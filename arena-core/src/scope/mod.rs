@@ -10,6 +10,7 @@
 // stats, its end), `drop_list` (the destructors and callbacks run at the end), `view`,
 // `arena`, `arena_pool`, `allocator` (`&Scope` as an `allocator_api2` allocator).
 
+mod alloc;
 mod allocator;
 mod arena;
 #[cfg(feature = "std")]
