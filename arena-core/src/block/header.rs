@@ -315,7 +315,7 @@ impl fmt::Debug for Block {
 
 /// A singly linked list of owned blocks, threaded through their headers (B3): a stack,
 /// newest first, with its length. Every list of blocks in the crate is one of these (a
-/// block pool's cache, the shared pool's list, a scope's retired blocks and buffers, a
+/// block pool's cache, the shared pool's list, a scope's outgrown blocks and buffers, a
 /// size class's blocks), so the link reads and writes live here only.
 ///
 /// Dropping a non-empty list leaks its blocks (its owner frees them with [`pop`](Self::pop)

@@ -41,23 +41,23 @@
 //!   the dangling sentinel, with no current block), and no byte of it was handed out.
 //! - **(S2) Blocks stay until released**: every block in `head`, `chain` and `buffers` came
 //!   from `source` and goes back only in [`release_all`](Bump::release_all) (the owner's
-//!   end), [`release_retired`](Bump::release_retired) (a scope's `reset`, under
+//!   end), [`release_outgrown`](Bump::release_outgrown) (a scope's `reset`, under
 //!   `&mut`), [`set_limit`](Bump::set_limit) (a current block nothing was allocated in),
 //!   [`free_buffer`](Bump::free_buffer) (by the collection that owns the buffer) or
 //!   [`give_back_lone`](Bump::give_back_lone) (the block of one oversize allocation,
 //!   given back by its user).
-//! - **(S6) The lone allocation**: `lone`, when not null, is the start of the one
-//!   allocation in the block at the front of `chain`, which [`alloc_slow`](Bump::alloc_slow)
-//!   took for it alone and retired at once; nothing else was ever allocated in that
-//!   block. Any other change to `chain` clears it.
 //! - **(S3) Memory handed out is never handed out again** while the bump lives: it lies
-//!   behind `cur` (or in a retired or buffer block), and only `rewind` and `rewind_to`,
+//!   behind `cur` (or in an outgrown or buffer block), and only `rewind` and `rewind_to`,
 //!   which need `&mut self`, move `cur` back over it.
 //! - **(S5) A buffer block** holds one collection's buffer and nothing else; it is never
 //!   bumped into, and only that collection resizes or frees it, naming it by its data
 //!   pointer.
+//! - **(S6) The lone allocation**: `lone`, when not null, is the start of the one
+//!   allocation in the block at the front of `chain`, which [`alloc_slow`](Bump::alloc_slow)
+//!   took for it alone and moved past at once; nothing else was ever allocated in that
+//!   block. Any other change to `chain` clears it.
 //!
-//! (S4, the destructor chain, is the scope's.)
+//! (S4, the destructor chain, is the scope's: `scope/lifecycle.rs`.)
 
 #![expect(clippy::inline_always, reason = "the bump fast path must inline into callers")]
 
@@ -115,11 +115,12 @@ struct Cold {
     limit: Cell<Option<usize>>,
     /// Bytes of the blocks in `chain` and `buffers` (the current block's are its size).
     reserved: Cell<usize>,
-    /// Bytes handed out from blocks other than the current one.
-    retired: Cell<usize>,
+    /// Bytes handed out from blocks other than the current one (the outgrown blocks:
+    /// "retired" is the word of the typed pools, for a slot whose generations are spent).
+    outgrown: Cell<usize>,
     /// The allocation alone in the block at the front of `chain`, or null (S6).
     lone: Cell<*mut u8>,
-    /// The bytes `lone` added to `retired` (its padding and size when it was allocated):
+    /// The bytes `lone` added to `outgrown` (its padding and size when it was allocated):
     /// what giving it back subtracts, whatever layout its user names then (an
     /// `Allocator` user may have shrunk it in place).
     lone_bytes: Cell<usize>,
@@ -140,12 +141,12 @@ impl Cold {
         self.reserved.set(self.reserved.get() - bytes);
     }
 
-    fn add_retired(&self, bytes: usize) {
-        self.retired.set(self.retired.get() + bytes);
+    fn add_outgrown(&self, bytes: usize) {
+        self.outgrown.set(self.outgrown.get() + bytes);
     }
 
-    fn sub_retired(&self, bytes: usize) {
-        self.retired.set(self.retired.get() - bytes);
+    fn sub_outgrown(&self, bytes: usize) {
+        self.outgrown.set(self.outgrown.get() - bytes);
     }
 }
 
@@ -156,7 +157,7 @@ impl Default for Cold {
             buffers: Cell::new(BlockList::new()),
             limit: Cell::new(None),
             reserved: Cell::new(0),
-            retired: Cell::new(0),
+            outgrown: Cell::new(0),
             lone: Cell::new(core::ptr::null_mut()),
             lone_bytes: Cell::new(0),
         }
@@ -238,9 +239,10 @@ impl<'p> Bump<'p> {
         head + self.cold.get().map_or(0, |cold| cold.reserved.get())
     }
 
-    /// Bytes handed out from blocks other than the current one.
-    fn retired(&self) -> usize {
-        self.cold.get().map_or(0, |cold| cold.retired.get())
+    /// Bytes handed out from blocks other than the current one (the outgrown blocks:
+    /// "retired" is the word of the typed pools, for a slot whose generations are spent).
+    fn outgrown(&self) -> usize {
+        self.cold.get().map_or(0, |cold| cold.outgrown.get())
     }
 
     /// The source, for a child bump on the same one.
@@ -311,7 +313,7 @@ impl<'p> Bump<'p> {
 
     /// Takes a block that fits `layout` and allocates from it. The new block becomes the
     /// current one if it has more room left than the current one; otherwise (an oversize
-    /// request with a dedicated block) it retires at once, and bumping continues where it
+    /// request with a dedicated block) it is outgrown at once, and bumping continues where it
     /// was.
     #[cold]
     #[inline(never)]
@@ -337,7 +339,7 @@ impl<'p> Bump<'p> {
         // `cold` is there when the bump has a current block (made above).
         if let Some(cold) = cold {
             if new_room <= old_room {
-                cold.add_retired(pad + layout.size());
+                cold.add_outgrown(pad + layout.size());
                 cold.add_reserved(block.size());
                 with_list(&cold.chain, |chain| chain.push(block));
                 // S6: the block holds this allocation alone, at the front of `chain`.
@@ -348,7 +350,7 @@ impl<'p> Bump<'p> {
             }
             if let Some(head) = self.head.take() {
                 let used = self.cur.get().addr() - head.data_start().addr();
-                cold.add_retired(used);
+                cold.add_outgrown(used);
                 cold.add_reserved(head.size());
                 with_list(&cold.chain, |chain| chain.push(head));
                 cold.lone.set(core::ptr::null_mut());
@@ -447,7 +449,7 @@ impl<'p> Bump<'p> {
                 <= cold.lone_bytes.get(),
             "a lone allocation given back with a layout larger than it was allocated with"
         );
-        cold.sub_retired(cold.lone_bytes.get());
+        cold.sub_outgrown(cold.lone_bytes.get());
         cold.sub_reserved(block.size());
         // SAFETY: S2, S6: the block came from this source and held this allocation alone,
         // which its user gives up (caller); it was unlinked just above.
@@ -549,7 +551,7 @@ impl<'p> Bump<'p> {
         let block = self.source.acquire_dedicated(layout)?;
         let (data, bytes) = buffer_of(&block);
         cold.add_reserved(block.size());
-        cold.add_retired(bytes);
+        cold.add_outgrown(bytes);
         with_list(&cold.buffers, |buffers| buffers.push(block));
         Ok((data, bytes))
     }
@@ -615,8 +617,8 @@ impl<'p> Bump<'p> {
         cold.sub_reserved(old_size);
         cold.add_reserved(block.size());
         let (data, bytes) = buffer_of(&block);
-        cold.sub_retired(old_bytes);
-        cold.add_retired(bytes);
+        cold.sub_outgrown(old_bytes);
+        cold.add_outgrown(bytes);
         keep(block);
         Ok((data, bytes))
     }
@@ -633,7 +635,7 @@ impl<'p> Bump<'p> {
             unreachable!("a buffer is in its bump's buffer list")
         };
         cold.sub_reserved(block.size());
-        cold.sub_retired(buffer_of(&block).1);
+        cold.sub_outgrown(buffer_of(&block).1);
         // SAFETY: S2, S5: the block came from this source (`alloc_buffer`), is unlinked
         // just above, and the caller no longer uses its data.
         unsafe { self.source.release(block) };
@@ -717,7 +719,7 @@ impl<'p> Bump<'p> {
                 + with_list(&cold.buffers, |buffers| buffers.len())
         });
         BumpStats {
-            allocated_bytes: self.retired() + current,
+            allocated_bytes: self.outgrown() + current,
             reserved_bytes: self.reserved(),
             blocks: usize::from(self.with_head(|_| ()).is_some()) + older,
         }
@@ -734,11 +736,11 @@ impl<'p> Bump<'p> {
     pub(crate) unsafe fn rewind(&mut self) {
         if let Some(cold) = self.cold.get_mut() {
             if cold.is_empty() {
-                // Nothing held but the current block: nothing is retired either.
-                cold.retired.set(0);
+                // Nothing held but the current block: nothing is outgrown either.
+                cold.outgrown.set(0);
             } else {
                 // SAFETY: forwarded from the caller.
-                unsafe { self.release_retired() };
+                unsafe { self.release_outgrown() };
             }
         }
         let Some(head) = self.head.get_mut() else { return };
@@ -776,12 +778,12 @@ impl<'p> Bump<'p> {
             // The mark's cursor lay in its window then; nothing allocated before the mark
             // was given back since (only the tip can be, and the caller's code could not
             // reach those allocations), so it still does. What was allocated in other
-            // blocks since stays there, counted as retired (S3 holds: those bytes are not
+            // blocks since stays there, counted as outgrown (S3 holds: those bytes are not
             // handed out again).
             debug_assert!(mark.cur <= self.cur.get(), "the cursor never goes below a mark");
             self.cur.set(mark.cur);
         } else if mark.cur == NonNull::<u8>::dangling().as_ptr() && self.holds_one_block_at_most() {
-            // SAFETY: a mark taken with no current block, and no retired or buffer block
+            // SAFETY: a mark taken with no current block, and no outgrown or buffer block
             // now: those are never given back by code that cannot reach their values, so
             // the bump held none at the mark either, and everything it holds (the current
             // block's contents, if any) came after the mark, which the caller gives up.
@@ -802,11 +804,11 @@ impl<'p> Bump<'p> {
     /// As [`rewind`](Self::rewind).
     #[cold]
     #[inline(never)]
-    unsafe fn release_retired(&mut self) {
+    unsafe fn release_outgrown(&mut self) {
         let Some(cold) = self.cold.get_mut() else { return };
         cold.lone.set(core::ptr::null_mut());
         cold.reserved.set(0);
-        cold.retired.set(0);
+        cold.outgrown.set(0);
         let mut older = cold.chain.take();
         if !older.is_empty() {
             // The bump blocks of this cycle only: buffers are sized by their collections.

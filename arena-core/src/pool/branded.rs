@@ -7,7 +7,7 @@
 //!
 //! A pool is a [`Slots`](crate::pool::slots) (the free-list storage shared with
 //! [`KeyPool`](crate::KeyPool): one buffer of slots, a meta word per slot with its
-//! generation, invariants L1, L2 and L4) named through branded handles and keys.
+//! generation, invariants L1 to L5) named through branded handles and keys.
 //!
 //! # What the type system proves, what runtime checks catch
 //!
@@ -25,13 +25,13 @@
 //!
 //! # Invariants
 //!
-//! L1, L2 and L4 are the storage's (`pool/slots.rs`); the pool keeps the handle rule:
+//! L1 to L5 are the storage's (`pool/slots.rs`), L3 among them: the storage removes an
+//! owned slot's value only for its owner. The pool adds who the owner is:
 //!
-//! - **(L3) A handle owns its slot.** A `Handle<'id>` exists only for a slot marked
+//! - **(P1) A handle owns its slot.** A `Handle<'id>` exists only for a slot marked
 //!   `OCCUPIED | OWNED` of the one pool of brand `'id`, at most one per slot (`Handle::new`
 //!   is `unsafe` for that). Only `remove` and `into_key`, which consume it, clear those
-//!   bits; key removals, `retain`, `clear`, `drain_keyed` and `compact` skip owned slots,
-//!   and shrinking truncates nothing below an occupied slot.
+//!   bits; everything else leaves owned slots alone (L3).
 //!
 //! # Keyed values and owned values
 //!
@@ -84,7 +84,7 @@ use crate::pool::{Handle, Key};
 /// assert_eq!(total, 31);
 /// ```
 pub struct Pool<'id, T> {
-    /// The storage (`pool/slots.rs`: invariants L1, L2 and L4 live there; L3 is kept here).
+    /// The storage (`pool/slots.rs`: invariants L1 to L5 live there; P1 is kept here).
     slots: Slots<T>,
     brand: Id<'id>,
 }
@@ -200,7 +200,7 @@ impl<'id, T> Pool<'id, T> {
         match self.slots.vacant() {
             Ok(entry) => {
                 let (index, _) = entry.fill(value, true);
-                // SAFETY: L3: the slot was just filled and marked owned: this is its only
+                // SAFETY: P1: the slot was just filled and marked owned: this is its only
                 // handle, of this pool's brand.
                 unsafe { Handle::new(index, brand) }
             }
@@ -230,7 +230,7 @@ impl<'id, T> Pool<'id, T> {
         match self.slots.vacant() {
             Ok(entry) => {
                 let (index, _) = entry.fill(value, true);
-                // SAFETY: L3: as in `insert`.
+                // SAFETY: P1: as in `insert`.
                 Ok(unsafe { Handle::new(index, brand) })
             }
             Err(e) => Err(TryAllocError::new(e, value)),
@@ -403,7 +403,7 @@ impl<'id, T> Pool<'id, T> {
     #[must_use]
     pub fn get(&self, handle: &Handle<'id>) -> &T {
         debug_assert!(self.slots.is_owned(handle.slot()), "a handle's slot is occupied and owned");
-        // SAFETY: L3: the brand says `handle` was made by this pool, and its slot is
+        // SAFETY: P1: the brand says `handle` was made by this pool, and its slot is
         // occupied and owned, so in bounds and holding a `T`.
         unsafe { self.slots.get_unchecked(handle.slot()) }
     }
@@ -423,7 +423,7 @@ impl<'id, T> Pool<'id, T> {
     #[must_use]
     pub fn get_mut(&mut self, handle: &Handle<'id>) -> &mut T {
         debug_assert!(self.slots.is_owned(handle.slot()), "a handle's slot is occupied and owned");
-        // SAFETY: L3, as in `get`; `&mut self` makes the access exclusive.
+        // SAFETY: P1, as in `get`; `&mut self` makes the access exclusive.
         unsafe { self.slots.get_unchecked_mut(handle.slot()) }
     }
 
@@ -442,7 +442,7 @@ impl<'id, T> Pool<'id, T> {
     #[expect(clippy::needless_pass_by_value, reason = "consuming the handle is the point")]
     pub fn remove(&mut self, handle: Handle<'id>) -> T {
         debug_assert!(self.slots.is_owned(handle.slot()), "a handle's slot is occupied and owned");
-        // SAFETY: L3: the handle proves the slot occupied and in bounds, and it is its
+        // SAFETY: P1: the handle proves the slot occupied and in bounds, and it is its
         // owner, consumed here.
         unsafe { self.slots.remove_unchecked(handle.slot()) }
     }
@@ -501,7 +501,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     pub fn take_handle(&mut self, key: Key<'id>) -> Option<Handle<'id>> {
         if self.slots.own(key.slot(), key.version()) {
-            // SAFETY: L3: the slot holds the key's value (exact version match, L4) and was
+            // SAFETY: P1: the slot holds the key's value (exact version match, L4) and was
             // not owned (the match excludes `OWNED`): this is its only handle now.
             Some(unsafe { Handle::new(key.slot(), self.brand) })
         } else {
@@ -803,7 +803,7 @@ impl<'id, T> Pool<'id, T> {
     /// ```
     #[must_use = "the values are dropped with the iterator if it is not used"]
     pub fn drain(mut self) -> alloc::vec::IntoIter<T> {
-        // SAFETY: L3: the pool is consumed, so no handle can be used with it again.
+        // SAFETY: P1: the pool is consumed, so no handle can be used with it again.
         unsafe { self.slots.take_all() }.into_iter()
     }
 
@@ -907,7 +907,7 @@ impl<'id, T> Pool<'id, T> {
             return Err(GetDisjointMutError::OverlappingKeys);
         }
         debug_assert!(indices.iter().all(|&i| self.slots.is_owned(i)), "handles own their slots");
-        // SAFETY: L3: each handle's slot is occupied and owned, so in bounds and holding a
+        // SAFETY: P1: each handle's slot is occupied and owned, so in bounds and holding a
         // `T`; no two are equal (checked above).
         Ok(unsafe { self.slots.get_disjoint_unchecked_mut(indices) })
     }
@@ -1093,7 +1093,7 @@ impl<'id, T> VacantEntry<'_, 'id, T> {
     /// ```
     pub fn insert(self, value: T) -> Handle<'id> {
         let (index, _) = self.claim.fill(value, true);
-        // SAFETY: L3: the slot was just filled and marked owned: this is its only handle,
+        // SAFETY: P1: the slot was just filled and marked owned: this is its only handle,
         // of this pool's brand.
         unsafe { Handle::new(index, self.brand) }
     }

@@ -603,7 +603,8 @@ impl SizeClassPool {
         self.high_water.set(bytes);
     }
 
-    /// Carves `count` chunks for `layout` ahead of time (seed 002's pre-allocated pools).
+    /// Carves `count` chunks for `layout` ahead of time, so that the first `count`
+    /// allocations of that size find their chunk on the free list (a pre-allocated pool).
     ///
     /// # Errors
     ///
