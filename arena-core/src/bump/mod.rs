@@ -33,6 +33,14 @@
 //! collection's type names only the borrow `'s`. (The scope that owns it is invariant in
 //! `'p`: that is where the `T: 'p` rule for destructors lives, not here.)
 //!
+//! # Words
+//!
+//! A block is *released* when it goes back to its source (the pool's cache, or the
+//! system for an arena's blocks and dedicated ones); an allocation is *given back* when
+//! the bump undoes it in place (the cursor moves back over the tip, or the lone
+//! allocation's block is released); the system allocator *frees* (`block/raw.rs`).
+//! Blocks the bump has moved past are *outgrown*.
+//!
 //! # Invariants
 //!
 //! Every `unsafe` block in this file relies on one of these, and says which.
@@ -43,7 +51,7 @@
 //!   from `source` and goes back only in [`release_all`](Bump::release_all) (the owner's
 //!   end), [`release_outgrown`](Bump::release_outgrown) (a scope's `reset`, under
 //!   `&mut`), [`set_limit`](Bump::set_limit) (a current block nothing was allocated in),
-//!   [`free_buffer`](Bump::free_buffer) (by the collection that owns the buffer) or
+//!   [`release_buffer`](Bump::release_buffer) (by the collection that owns the buffer) or
 //!   [`give_back_lone`](Bump::give_back_lone) (the block of one oversize allocation,
 //!   given back by its user).
 //! - **(S3) Memory handed out is never handed out again** while the bump lives: it lies
@@ -623,13 +631,13 @@ impl<'p> Bump<'p> {
         Ok((data, bytes))
     }
 
-    /// Unlinks a buffer's block and gives it back to the source now.
+    /// Unlinks a buffer's block and releases it to the source now.
     ///
     /// # Safety
     ///
     /// `ptr` is the data start of a buffer of this bump, and nothing uses the buffer
     /// afterwards.
-    pub(crate) unsafe fn free_buffer(&self, ptr: NonNull<u8>) {
+    pub(crate) unsafe fn release_buffer(&self, ptr: NonNull<u8>) {
         let cold = self.cold_of_buffers();
         let Some(block) = with_list(&cold.buffers, |b| b.remove_by_data(ptr.as_ptr())) else {
             unreachable!("a buffer is in its bump's buffer list")
@@ -791,7 +799,7 @@ impl<'p> Bump<'p> {
         }
     }
 
-    /// Gives back every block but the current one.
+    /// Releases every block but the current one to the source.
     ///
     /// An arena (blocks from the system) also sizes its next block to hold every bump
     /// block this cycle held (buffer blocks are sized by their collections), so that a next cycle of the same size takes at most one more
@@ -821,7 +829,7 @@ impl<'p> Bump<'p> {
         unsafe { self.release_list(&mut older) };
     }
 
-    /// Gives back every block of `list`.
+    /// Releases every block of `list` to the source.
     ///
     /// # Safety
     ///

@@ -56,7 +56,7 @@ unsafe impl Allocator for &Scope<'_> {
             debug_assert!(self.bump().is_buffer(ptr), "(4): a big allocation is a buffer");
             // SAFETY: (4): a big allocation is a buffer of this scope; the caller gives
             // it up.
-            unsafe { self.bump().free_buffer(ptr) };
+            unsafe { self.bump().release_buffer(ptr) };
             return;
         }
         // SAFETY: the caller guarantees `ptr` is a live allocation of `layout` from us.

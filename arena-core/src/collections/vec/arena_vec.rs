@@ -475,7 +475,7 @@ impl<'s, T> ArenaVec<'s, T> {
                 };
                 // SAFETY: A1: the old buffer block is this vector's; its elements were
                 // moved out above, so nothing uses it any more.
-                unsafe { self.bump.free_buffer(old_ptr) };
+                unsafe { self.bump.release_buffer(old_ptr) };
                 self.ptr = ptr.cast();
                 self.cap = self.len;
             }
@@ -870,7 +870,7 @@ impl<'s, T> ArenaVec<'s, T> {
         if self.bump.is_buffer(ptr) {
             // SAFETY: A1: the buffer is this vector's own block, unused from here on
             // (caller).
-            unsafe { self.bump.free_buffer(ptr) };
+            unsafe { self.bump.release_buffer(ptr) };
         } else if let Ok(layout) = Layout::array::<T>(self.cap) {
             // SAFETY: A1: a live allocation of `layout`, unused from here on (caller).
             unsafe { self.bump.give_back_tip(ptr, layout) };
