@@ -31,7 +31,7 @@ pub(super) const OWNED: u32 = 2;
 /// Where the generation starts in a meta word.
 pub(super) const GEN_SHIFT: u32 = 2;
 /// The two flag bits of a meta word.
-const FLAGS: u32 = OCCUPIED | OWNED;
+const FLAGS: u32 = OCCUPIED + OWNED;
 /// Generations are counted modulo 2^30.
 pub(super) const GEN_MASK: u32 = u32::MAX >> GEN_SHIFT;
 
