@@ -1,5 +1,5 @@
 //! `cargo run --release`: the comparison report. Runs every seed workload for every
-//! contender, each in a child process of this binary (`--child`, internal), prints the
+//! contender, each in a child process of this binary (`--serve`, internal), prints the
 //! tables and a summary, and writes an SVG chart and a JSON file of the figures (paths
 //! printed). `--help` lists the options.
 
@@ -21,20 +21,24 @@ fn main() -> ExitCode {
             println!("{}", args::HELP);
             return ExitCode::SUCCESS;
         }
-        Ok(args::Command::Child(task)) => {
+        Ok(args::Command::Serve(task)) => {
             // mimalloc's blocks bypass the global allocator; count them in it too.
             mi_alloc::set_meter(&GLOBAL);
-            return match child::run(&task, &GLOBAL) {
-                Ok(output) => match serde_json::to_string(&output) {
-                    Ok(line) => {
-                        println!("{line}");
-                        ExitCode::SUCCESS
-                    }
-                    Err(e) => {
-                        eprintln!("error: cannot encode the result: {e}");
-                        ExitCode::FAILURE
-                    }
-                },
+            let stdin = std::io::stdin().lock();
+            return match child::serve(&task, &GLOBAL, stdin, std::io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        Ok(args::Command::Compare(a, b)) => {
+            return match report::compare::compare_files(&a, &b) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
                 Err(message) => {
                     eprintln!("error: {message}");
                     ExitCode::FAILURE

@@ -12,12 +12,14 @@ fn report() -> Command {
 fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     let out = std::env::temp_dir().join(format!("arena-kit-report-{}", std::process::id()));
     let output = report()
-        .args(["--quick", "--runs", "1", "--scale", "100", "--out"])
+        .args(["--quick", "--runs", "2", "--seconds", "0", "--scale", "100", "--out"])
         .arg(&out)
         .output()
         .expect("the report runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("verdict: arena-kit"), "a verdict per table: {stdout}");
+    assert!(stdout.contains("arena-kit is ahead in "), "the verdicts counted: {stdout}");
     assert!(stdout.contains("===== arena-kit"), "seed-style rows: {stdout}");
     assert!(stdout.contains("Summary"), "{stdout}");
     assert!(stdout.contains(" peak ") && stdout.contains(" held "), "memory columns: {stdout}");
@@ -60,7 +62,7 @@ fn figures_of(only: &str, extra: &[&str]) -> serde_json::Value {
         std::process::id()
     ));
     let output = report()
-        .args(["--quick", "--runs", "1", "--scale", "100", "--only", only])
+        .args(["--quick", "--runs", "1", "--seconds", "0", "--scale", "100", "--only", only])
         .args(extra)
         .arg("--out")
         .arg(&out)
@@ -144,24 +146,106 @@ fn blocks_on_mimalloc_count_too() {
 
 #[test]
 fn a_failing_child_says_why() {
-    let output = report()
-        .args(["--child", "W99", "--size", "1", "--runs", "1"])
-        .output()
-        .expect("the child runs");
+    let output = report().args(["--serve", "W99", "--size", "1"]).output().expect("the child runs");
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("no workload `W99`"));
-    let output = report()
-        .args(["--child", "W1", "--size", "10", "--runs", "1", "--contender", "3"])
-        .output()
+    // A child serves samples on request: ready, then one answer per `sample`.
+    let mut child = report()
+        .args(["--serve", "W1", "--size", "10", "--contender", "3"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
         .expect("the child runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        writeln!(stdin, "sample 0\nsample 0\nquit").expect("the child reads");
+    }
+    let output = child.wait_with_output().expect("the child ends");
     assert!(output.status.success());
-    let line: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("one JSON line on stdout");
-    assert_eq!(line["rows"].as_array().map(Vec::len), Some(1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut lines = stdout.lines();
+    let ready: serde_json::Value =
+        serde_json::from_str(lines.next().expect("a ready line")).expect("JSON");
     assert_eq!(
-        line["rows"][0]["contender"],
+        ready["rows"][0]["contender"],
         arena_kit_report::workloads::ALL[0].contenders[3].name
     );
+    let samples: Vec<f64> = lines.map(|l| l.parse().expect("seconds per run")).collect();
+    assert_eq!(samples.len(), 2);
+    assert!(samples.iter().all(|&s| s > 0.0));
+}
+
+#[test]
+fn compare_lists_what_differs_between_two_runs() {
+    let out = std::env::temp_dir().join(format!("arena-kit-report-compare-{}", std::process::id()));
+    let run = |dir: &str| {
+        let output = report()
+            .args(["--quick", "--runs", "3", "--seconds", "0", "--scale", "100", "--only", "W5"])
+            .arg("--out")
+            .arg(out.join(dir))
+            .output()
+            .expect("the report runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        out.join(dir).join("report.json")
+    };
+    let (a, b) = (run("a"), run("b"));
+    let output = report().arg("--compare").arg(&a).arg(&b).output().expect("compare runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let last = text.lines().last().expect("a count line");
+    assert!(last.starts_with("1 tables and ") && last.contains(" rows in both runs: "), "{text}");
+    let output =
+        report().arg("--compare").arg(&a).arg(out.join("missing.json")).output().expect("runs");
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("missing.json"));
+    std::fs::remove_dir_all(&out).ok();
+}
+
+#[test]
+fn instructions_are_counted_under_callgrind_or_refused_with_a_reason() {
+    let out = std::env::temp_dir().join(format!("arena-kit-report-instr-{}", std::process::id()));
+    let output = report()
+        .args([
+            "--quick",
+            "--runs",
+            "1",
+            "--seconds",
+            "0",
+            "--only",
+            "W2",
+            "--instructions",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("the report runs");
+    let has_valgrind =
+        Command::new("valgrind").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !has_valgrind {
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--instructions needs valgrind on the PATH"), "{stderr}");
+        return;
+    }
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json = std::fs::read_to_string(out.join("report.json")).expect("the figures");
+    std::fs::remove_dir_all(&out).ok();
+    let figures: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    assert_eq!(figures["instructions"], true);
+    let w2 = &figures["workloads"][0];
+    let count = |prefix: &str| {
+        let rows = w2["rows"].as_array().expect("rows");
+        let row =
+            rows.iter().find(|r| r["contender"].as_str().is_some_and(|c| c.starts_with(prefix)));
+        row.expect("the row ran")["instructions"].as_f64().expect("counted")
+    };
+    // A box is a malloc and a free of 4 bytes: tens to a few hundred instructions in a
+    // release build, some more in the debug build the tests run; the limit writes one
+    // value into a reserved buffer, and costs less than a box either way.
+    let (boxed, limit) = (count("Box"), count("limit"));
+    assert!((20.0..2000.0).contains(&boxed), "Box: {boxed}");
+    assert!((1.0..boxed).contains(&limit), "limit: {limit}, Box {boxed}");
 }
 
 /// The version of `name` in the workspace's `Cargo.lock` (the one arena-kit uses when

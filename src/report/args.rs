@@ -3,14 +3,18 @@
 use std::path::PathBuf;
 
 /// What `cargo run --release -- [OPTIONS]` asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// Smaller sizes and fewer runs: the whole report in a few seconds.
     pub quick: bool,
     /// Only workloads whose id is this, or starts with it and a `-` (`W4` runs `W4-get`).
     pub only: Option<String>,
-    /// Timed runs per contender; the median is reported.
+    /// Rounds at least per table (each round times every contender once).
     pub runs: usize,
+    /// Seconds a table's rounds go on for, once `runs` rounds are done.
+    pub seconds: f64,
+    /// Whether to count instructions per operation under callgrind as well.
+    pub instructions: bool,
     /// Where `report.svg` and `report.json` are written.
     pub out: PathBuf,
     /// Divides every workload's size (for tests; 1 keeps the seed's sizes).
@@ -28,15 +32,14 @@ pub enum Isolation {
     Contender,
 }
 
-/// What the report asks one child process to measure (`--child`, internal).
+/// What the report asks one child process to serve (`--serve`, internal): the
+/// contenders it warms up and times samples of, on request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChildTask {
+pub struct ServeTask {
     /// The workload's full id (`W6-1M`).
     pub id: String,
     /// The size to run it at (already quick and scaled).
     pub size: usize,
-    /// Timed runs per contender.
-    pub runs: usize,
     /// The contender's index in the workload's list; every contender when `None`.
     pub contender: Option<usize>,
 }
@@ -44,45 +47,56 @@ pub struct ChildTask {
 /// `--help`'s text.
 pub const HELP: &str = "\
 arena-kit report: the seed workloads (docs/workloads.md), arena-kit against Box and the
-best Rust crates, each workload's contenders in child processes of their own.
+best Rust crates, each contender in a child process of its own.
 
 USAGE:
     cargo run --release -- [OPTIONS]
+    cargo run --release -- --compare A.json B.json
 
 OPTIONS:
-    --quick        smaller sizes and 3 runs: the whole report in a few seconds
-    --only ID      run one workload and its variants: W1 (with W1-2t), W2, W3 (with W3-50k, W3-2t),
-                   W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7 (with W7-par), W8 (with W8-scan, W8-step), W9;
-                   a full id (W6-1M) runs that table alone
-    --runs N       timed runs per contender, median reported (default 7, 3 with --quick)
-    --out DIR      where report.svg and report.json go (default target/report)
-    --scale N      divide every workload's size by N (tests; default 1)
-    --isolate WHAT a child process per `contender` (default) or per `workload`
-    --once ID I N  run contender I of workload ID once at size N, untimed, print its checksum
-                   (for an instruction counter: docs/workloads.md, \"Counting instructions\")
-    -h, --help     this text
+    --quick         smaller sizes, fewer rounds: the whole report in a few seconds
+    --only ID       run one workload and its variants: W1 (with W1-2t), W2, W3 (with W3-50k, W3-2t),
+                    W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7 (with W7-par), W8 (with W8-scan, W8-step), W9;
+                    a full id (W6-1M) runs that table alone
+    --runs N        rounds at least per table (default 7, 3 with --quick)
+    --seconds S     seconds a table's rounds go on for once N are done (default 2.5, 0.3 with --quick)
+    --instructions  also count instructions per operation under callgrind (needs valgrind on the PATH;
+                    takes minutes): every single-thread table, each contender at two sizes
+    --out DIR       where report.svg and report.json go (default target/report)
+    --scale N       divide every workload's size by N (tests; default 1)
+    --isolate WHAT  a child process per `contender` (default) or per `workload`
+    --once ID I N   run contender I of workload ID once at size N, untimed, print its checksum
+                    (for an instruction counter: docs/workloads.md, \"Counting instructions\")
+    --compare A B   print the tables whose verdict, and the rows whose ratio to the fastest,
+                    differ between two saved runs (report.json files) by more than 5 %
+    -h, --help      this text
 
-Each contender runs in a child process of its own, once to warm up, then N times; its
-checksum must equal the first contender's (a mismatch is an error, not a row). Times are
-per operation; ratios are to Box (where Box takes part) and to the fastest contender.
-`peak` and `held` are the bytes it took at most and still held after its warm-up run,
-counted by the report's own global allocator. W6 also prints each string's
-capacity and the bytes its allocator holds; the -2t tables run two jobs on one thread,
-then on two.";
+Each contender runs in a child process of its own, once to warm up (its checksum must equal
+the first contender's: a mismatch is an error, not a row), then in rounds: each round times
+one sample of every contender, in a rotating order, so a slow moment of the machine hits every
+row alike. A row's time is the median of its rounds, with the interquartile range; a ratio is
+the median of the per-round ratios of two rows, with theirs. A verdict says ahead or behind
+only where the ratio's interquartile range lies wholly on one side of 1 and its median is
+more than 2 % away; otherwise the rows are level. `peak` and `held` are the bytes a contender
+took at most and still held after its warm-up run, counted by the report's own global
+allocator. W6 also prints each string's capacity and the bytes its allocator holds; the -2t
+tables run two jobs on one thread, then on two.";
 
 /// What parsing produced: options to run with, or a request for help.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
     /// Run the report.
     Run(Options),
     /// Print [`HELP`].
     Help,
-    /// Measure in this process and print the result as one JSON line: what the report
-    /// runs in each child process (`--child ID --size N --runs N [--contender I]`).
-    Child(ChildTask),
+    /// Serve timed samples of one workload's contenders on request: what the report
+    /// runs in each child process (`--serve ID --size N [--contender I]`).
+    Serve(ServeTask),
     /// Run one contender once, untimed, and print its checksum (`--once ID I N`): what
     /// an instruction counter measures, free of timing loops.
     Once(OnceTask),
+    /// Compare two saved runs (`--compare A B`).
+    Compare(std::path::PathBuf, std::path::PathBuf),
 }
 
 /// One contender run once at one size (`--once`).
@@ -107,13 +121,22 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         quick: false,
         only: None,
         runs: 0,
+        seconds: -1.0,
+        instructions: false,
         out: PathBuf::from("target/report"),
         scale: 1,
         isolate: Isolation::Contender,
     };
     let mut args = args.into_iter().peekable();
-    if args.peek().is_some_and(|a| a == "--child") {
-        return parse_child(args.skip(1)).map(Command::Child);
+    if args.peek().is_some_and(|a| a == "--serve") {
+        return parse_serve(args.skip(1)).map(Command::Serve);
+    }
+    if args.peek().is_some_and(|a| a == "--compare") {
+        let mut args = args.skip(1);
+        let (Some(a), Some(b), None) = (args.next(), args.next(), args.next()) else {
+            return Err(String::from("--compare takes two report.json files"));
+        };
+        return Ok(Command::Compare(PathBuf::from(a), PathBuf::from(b)));
     }
     if args.peek().is_some_and(|a| a == "--once") {
         let mut args = args.skip(1);
@@ -133,6 +156,14 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--quick" => options.quick = true,
             "--only" => options.only = Some(value("--only")?),
             "--runs" => options.runs = positive("--runs", &value("--runs")?)?,
+            "--seconds" => {
+                let text = value("--seconds")?;
+                options.seconds = match text.parse::<f64>() {
+                    Ok(s) if s >= 0.0 && s.is_finite() => s,
+                    _ => return Err(format!("--seconds takes a number of seconds, not `{text}`")),
+                };
+            }
+            "--instructions" => options.instructions = true,
             "--scale" => options.scale = positive("--scale", &value("--scale")?)?,
             "--out" => options.out = PathBuf::from(value("--out")?),
             "--isolate" => {
@@ -152,19 +183,21 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     if options.runs == 0 {
         options.runs = if options.quick { 3 } else { 7 };
     }
+    if options.seconds < 0.0 {
+        options.seconds = if options.quick { 0.3 } else { 2.5 };
+    }
     Ok(Command::Run(options))
 }
 
-/// The arguments after `--child`: the workload id, then `--size`, `--runs` and
-/// optionally `--contender`.
-fn parse_child(mut args: impl Iterator<Item = String>) -> Result<ChildTask, String> {
-    let id = args.next().ok_or("--child needs a workload id")?;
-    let mut task = ChildTask { id, size: 0, runs: 0, contender: None };
+/// The arguments after `--serve`: the workload id, then `--size` and optionally
+/// `--contender`.
+fn parse_serve(mut args: impl Iterator<Item = String>) -> Result<ServeTask, String> {
+    let id = args.next().ok_or("--serve needs a workload id")?;
+    let mut task = ServeTask { id, size: 0, contender: None };
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
             "--size" => task.size = positive("--size", &value)?,
-            "--runs" => task.runs = positive("--runs", &value)?,
             "--contender" => {
                 task.contender = Some(
                     value
@@ -172,25 +205,23 @@ fn parse_child(mut args: impl Iterator<Item = String>) -> Result<ChildTask, Stri
                         .map_err(|_| format!("--contender takes an index, not `{value}`"))?,
                 );
             }
-            other => return Err(format!("unknown child option `{other}`")),
+            other => return Err(format!("unknown serve option `{other}`")),
         }
     }
-    if task.size == 0 || task.runs == 0 {
-        return Err(String::from("--child needs --size and --runs"));
+    if task.size == 0 {
+        return Err(String::from("--serve needs --size"));
     }
     Ok(task)
 }
 
-/// The arguments that make a child process run `task`: what [`parse`] reads back.
+/// The arguments that make a child process serve `task`: what [`parse`] reads back.
 #[must_use]
-pub fn child_args(task: &ChildTask) -> Vec<String> {
+pub fn serve_args(task: &ServeTask) -> Vec<String> {
     let mut args = vec![
-        String::from("--child"),
+        String::from("--serve"),
         task.id.clone(),
         String::from("--size"),
         task.size.to_string(),
-        String::from("--runs"),
-        task.runs.to_string(),
     ];
     if let Some(index) = task.contender {
         args.extend([String::from("--contender"), index.to_string()]);
@@ -217,6 +248,7 @@ mod tests {
     fn defaults_are_seven_runs_into_target_report() {
         let Command::Run(o) = parse_strs(&[]).unwrap() else { panic!("not a run") };
         assert_eq!((o.quick, o.runs, o.scale, o.only), (false, 7, 1, None));
+        assert!((o.seconds - 2.5).abs() < 1e-9 && !o.instructions);
         assert_eq!(o.out, PathBuf::from("target/report"));
     }
 
@@ -224,6 +256,7 @@ mod tests {
     fn quick_defaults_to_three_runs_unless_told() {
         let Command::Run(o) = parse_strs(&["--quick"]).unwrap() else { panic!("not a run") };
         assert_eq!(o.runs, 3);
+        assert!((o.seconds - 0.3).abs() < 1e-9);
         let Command::Run(o) = parse_strs(&["--quick", "--runs", "5"]).unwrap() else {
             panic!("not a run")
         };
@@ -232,13 +265,24 @@ mod tests {
 
     #[test]
     fn every_option_is_read() {
-        let Command::Run(o) =
-            parse_strs(&["--only", "W4", "--out", "/tmp/x", "--scale", "10"]).unwrap()
-        else {
+        let Command::Run(o) = parse_strs(&[
+            "--only",
+            "W4",
+            "--out",
+            "/tmp/x",
+            "--scale",
+            "10",
+            "--seconds",
+            "0",
+            "--instructions",
+        ])
+        .unwrap() else {
             panic!("not a run")
         };
         assert_eq!((o.only.as_deref(), o.scale), (Some("W4"), 10));
         assert_eq!(o.out, PathBuf::from("/tmp/x"));
+        assert!(o.seconds == 0.0 && o.instructions);
+        assert!(parse_strs(&["--seconds", "-1"]).unwrap_err().contains("`-1`"));
     }
 
     #[test]
@@ -253,14 +297,23 @@ mod tests {
     }
 
     #[test]
-    fn a_child_task_round_trips_through_its_arguments() {
+    fn a_serve_task_round_trips_through_its_arguments() {
         for contender in [None, Some(3)] {
-            let task = ChildTask { id: String::from("W6-1M"), size: 100, runs: 2, contender };
-            assert_eq!(parse(child_args(&task)), Ok(Command::Child(task)));
+            let task = ServeTask { id: String::from("W6-1M"), size: 100, contender };
+            assert_eq!(parse(serve_args(&task)), Ok(Command::Serve(task)));
         }
-        assert!(parse_strs(&["--child"]).unwrap_err().contains("workload id"));
-        assert!(parse_strs(&["--child", "W1", "--size", "5"]).unwrap_err().contains("--runs"));
-        assert!(parse_strs(&["--child", "W1", "--contender", "x"]).unwrap_err().contains("`x`"));
+        assert!(parse_strs(&["--serve"]).unwrap_err().contains("workload id"));
+        assert!(parse_strs(&["--serve", "W1"]).unwrap_err().contains("--size"));
+        assert!(parse_strs(&["--serve", "W1", "--contender", "x"]).unwrap_err().contains("`x`"));
+    }
+
+    #[test]
+    fn compare_takes_two_files() {
+        assert_eq!(
+            parse_strs(&["--compare", "a.json", "b.json"]),
+            Ok(Command::Compare(PathBuf::from("a.json"), PathBuf::from("b.json")))
+        );
+        assert!(parse_strs(&["--compare", "a.json"]).unwrap_err().contains("two"));
     }
 
     #[test]

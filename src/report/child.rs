@@ -1,48 +1,110 @@
 //! The child processes of the report. The report re-runs its own binary with
-//! `--child ID --size N --runs N [--contender I]` ([`args::child_args`]); the child
-//! measures that workload (or that one contender of it) in its own fresh process and
-//! prints a [`ChildOutput`] as one JSON line on stdout. A heap that earlier tables left
-//! fragmented, or glibc's dynamic mmap and trim thresholds raised by them, thus cannot
-//! change a row's figures.
+//! `--serve ID --size N [--contender I]` ([`args::serve_args`]); the child warms up the
+//! contenders it hosts in its own fresh process, says so in one [`Ready`] line on stdout,
+//! then times one sample per `sample I` line it reads on stdin and answers with the
+//! seconds per run, until `quit` or the end of its input. The report keeps every child of
+//! a table alive for the whole table and asks them for samples in rounds
+//! ([`super::rounds`]). A heap that earlier tables left fragmented, or glibc's dynamic
+//! mmap and trim thresholds raised by them, thus cannot change a row's figures.
 //!
-//! The parent side, [`spawn`], turns everything that can go wrong in a child (a panic, an
-//! unknown id, output that is not the expected line) into an error naming the workload.
+//! The parent side ([`super::rounds`]) turns everything that can go wrong in a child (a
+//! panic, an unknown id, output that is not the expected line) into an error naming the
+//! workload; [`read_ready`] and [`read_sample`] are where it reads the two kinds of line.
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::io::{BufRead, Write};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::args::{self, ChildTask, OnceTask};
+use super::MemoryRow;
+use super::args::{OnceTask, ServeTask};
 use super::memory::CountingAlloc;
-use super::{MemoryRow, Row, measure};
 use crate::workloads::{ALL, Contender, Workload};
 
-/// What one child reports: its process id and the rows it measured.
+/// Seconds a timed sample lasts at least (it repeats the run as needed), so that short
+/// runs (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
+pub const SAMPLE: f64 = 0.002;
+
+/// What a serving child says once its contenders are warm: its process id, one
+/// [`Warm`] per contender it hosts, and what the probed ones hold (W6).
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ChildOutput {
+pub struct Ready {
     /// The child's process id.
     pub pid: u32,
-    /// One row per contender measured, in the workload's order.
-    pub rows: Vec<Row>,
+    /// One entry per contender hosted, in the workload's order.
+    pub rows: Vec<Warm>,
     /// What the probed contenders among them hold once done (W6).
     pub memory: Vec<MemoryRow>,
 }
 
-/// Runs `task` in this process: what a child does. `meter` is the process's global
-/// allocator, which each row's memory figures come from.
+/// One contender after its warm-up run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Warm {
+    /// Contender name.
+    pub contender: String,
+    /// The checksum of what its warm-up run built.
+    pub checksum: u64,
+    /// The most bytes held at once during the warm-up run, above what was held before.
+    pub peak_bytes: u64,
+    /// Bytes still held once that run is done, against right before it.
+    pub held_bytes: i64,
+    /// Runs per timed sample, so that a sample lasts at least [`SAMPLE`].
+    pub repeats: usize,
+}
+
+/// Seconds that `repeats` runs of `run` at `size` take.
+fn time_runs(run: fn(usize) -> u64, size: usize, repeats: usize) -> f64 {
+    let start = Instant::now();
+    for _ in 0..repeats {
+        std::hint::black_box(run(std::hint::black_box(size)));
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// Warms `contender` up at `size`: one run counted by `meter` (its checksum and memory
+/// are the row's), one more to see how long a run takes, hence how many runs a sample
+/// needs.
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "repeat counts are clamped to 1..=10 000"
+)]
+fn warm_up(contender: &Contender, size: usize, meter: &CountingAlloc) -> Warm {
+    meter.start();
+    let checksum = (contender.run)(std::hint::black_box(size));
+    let counted = meter.stop();
+    let once = time_runs(contender.run, size, 1);
+    Warm {
+        contender: contender.name.to_owned(),
+        checksum,
+        peak_bytes: counted.peak,
+        held_bytes: counted.held,
+        repeats: ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000),
+    }
+}
+
+/// Serves `task` in this process: what a child does. Warms up its contenders, writes the
+/// [`Ready`] line to `output`, then answers each `sample I` line of `input` (I: the
+/// contender's place among those hosted) with the seconds per run of one timed sample,
+/// until `quit` or the end of `input`. `meter` is the process's global allocator, which
+/// the warm-up runs are counted by (the timed runs pay no counting).
 ///
 /// # Errors
 ///
-/// No workload has the task's id, or its contender index is out of range.
-pub fn run(task: &ChildTask, meter: &CountingAlloc) -> Result<ChildOutput, String> {
+/// No workload has the task's id, its contender index is out of range, a request is not
+/// `sample I` for a hosted contender, or `output` cannot be written.
+pub fn serve(
+    task: &ServeTask,
+    meter: &CountingAlloc,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> Result<(), String> {
     let workload = find(&task.id)?;
     let contenders = match task.contender {
         None => workload.contenders,
         Some(i) => contender_slice(workload, i)?,
     };
-    let rows: Vec<Row> =
-        contenders.iter().map(|c| measure(workload, c, task.size, task.runs, meter)).collect();
+    let rows: Vec<Warm> = contenders.iter().map(|c| warm_up(c, task.size, meter)).collect();
     let memory = workload
         .memory
         .iter()
@@ -56,7 +118,28 @@ pub fn run(task: &ChildTask, meter: &CountingAlloc) -> Result<ChildOutput, Strin
             }
         })
         .collect();
-    Ok(ChildOutput { pid: std::process::id(), rows, memory })
+    let repeats: Vec<usize> = rows.iter().map(|w| w.repeats).collect();
+    let ready = Ready { pid: std::process::id(), rows, memory };
+    let line = serde_json::to_string(&ready).map_err(|e| e.to_string())?;
+    let write_err = |e: std::io::Error| format!("cannot answer the report: {e}");
+    writeln!(output, "{line}").and_then(|()| output.flush()).map_err(write_err)?;
+    for request in input.lines() {
+        let request = request.map_err(|e| format!("cannot read a request: {e}"))?;
+        let request = request.trim();
+        if request == "quit" {
+            break;
+        }
+        let index = request
+            .strip_prefix("sample ")
+            .and_then(|i| i.parse::<usize>().ok())
+            .filter(|&i| i < contenders.len())
+            .ok_or_else(|| format!("{}: not a request: `{request}`", task.id))?;
+        #[expect(clippy::cast_precision_loss, reason = "repeat counts are small")]
+        let seconds =
+            time_runs(contenders[index].run, task.size, repeats[index]) / repeats[index] as f64;
+        writeln!(output, "{seconds:e}").and_then(|()| output.flush()).map_err(write_err)?;
+    }
+    Ok(())
 }
 
 /// Runs one contender once at one size, untimed, and returns its checksum
@@ -85,82 +168,82 @@ fn contender_slice(workload: &'static Workload, i: usize) -> Result<&'static [Co
     })
 }
 
-/// Runs `exe --child ...` for `task` and reads its line.
+/// Reads a child's [`Ready`] line, the first it prints.
 ///
 /// # Errors
 ///
-/// The child could not start, failed (a panic, an error: its stderr is in the message),
-/// or printed something other than one [`ChildOutput`] line; every message starts with
-/// the workload id.
-pub fn spawn(exe: &Path, task: &ChildTask) -> Result<ChildOutput, String> {
-    let output = Command::new(exe)
-        .args(args::child_args(task))
-        .output()
-        .map_err(|e| format!("{}: cannot start a child process {}: {e}", task.id, exe.display()))?;
-    read_output(&task.id, &output)
+/// The line is not a [`Ready`] (the message quotes it).
+pub fn read_ready(line: &str) -> Result<Ready, String> {
+    serde_json::from_str(line.trim())
+        .map_err(|e| format!("the child process printed no ready line ({e}): {}", line.trim()))
 }
 
-/// Reads what a child process of workload `id` left: its line, or why it failed.
+/// Reads a child's answer to `sample I`: seconds per run, positive.
 ///
 /// # Errors
 ///
-/// As [`spawn`].
-pub fn read_output(id: &str, output: &Output) -> Result<ChildOutput, String> {
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
-        return Err(format!(
-            "{id}: the child process failed ({}):\n{}",
-            output.status,
-            stderr.trim()
-        ));
+/// The line is not a positive number.
+pub fn read_sample(line: &str) -> Result<f64, String> {
+    match line.trim().parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Ok(seconds),
+        _ => Err(format!("the child process answered `{}` to a sample request", line.trim())),
     }
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    serde_json::from_str(stdout.trim()).map_err(|e| {
-        format!("{id}: the child process printed no result line ({e}): {}", stdout.trim())
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn shell(script: &str) -> Output {
-        Command::new("sh").args(["-c", script]).output().expect("sh runs")
+    fn task(id: &str, contender: Option<usize>) -> ServeTask {
+        ServeTask { id: id.to_owned(), size: 10, contender }
     }
 
-    #[test]
-    fn a_failed_child_is_named_with_its_stderr() {
-        let error = read_output("W5", &shell("echo 'thread main panicked: boom' >&2; exit 101"))
-            .unwrap_err();
-        assert!(error.starts_with("W5: the child process failed"), "{error}");
-        assert!(error.contains("101") && error.contains("panicked: boom"), "{error}");
-    }
-
-    #[test]
-    fn a_child_without_a_result_line_is_an_error() {
-        let error = read_output("W8", &shell("echo hello")).unwrap_err();
-        assert!(error.starts_with("W8: the child process printed no result line"), "{error}");
-        assert!(error.contains("hello"), "{error}");
-    }
-
-    #[test]
-    fn a_result_line_is_read_back() {
-        let line = r#"{"pid":7,"rows":[{"contender":"Box","ns_per_op":1.5,"ms_per_run":0.1,"checksum":3,"peak_bytes":64,"held_bytes":0,"pid":7}],"memory":[]}"#;
-        let output = read_output("W1", &shell(&format!("echo '{line}'"))).unwrap();
-        assert_eq!((output.pid, output.rows.len(), output.rows[0].checksum), (7, 1, 3));
-    }
-
-    #[test]
-    fn a_task_names_a_real_workload_and_contender() {
-        let task =
-            |id: &str, contender| ChildTask { id: id.to_owned(), size: 1, runs: 1, contender };
-        // Not the global allocator here: it counts nothing, which this test does not read.
+    /// Serves `requests` for `task` in this process; what it printed.
+    fn served(task: &ServeTask, requests: &str) -> Result<Vec<String>, String> {
+        // Not the global allocator here: it counts nothing, which these tests do not read.
         let meter = CountingAlloc::new();
-        assert!(run(&task("W99", None), &meter).unwrap_err().contains("no workload `W99`"));
-        assert!(run(&task("W1", Some(999)), &meter).unwrap_err().contains("not 1000"));
-        let output = run(&task("W1", Some(3)), &meter).unwrap();
-        assert_eq!(output.rows.len(), 1);
-        assert_eq!(output.rows[0].contender, ALL[0].contenders[3].name);
-        assert_eq!(output.pid, std::process::id());
+        let mut out = Vec::new();
+        serve(task, &meter, requests.as_bytes(), &mut out)?;
+        Ok(String::from_utf8(out).expect("text").lines().map(str::to_owned).collect())
+    }
+
+    #[test]
+    fn a_child_says_it_is_ready_then_answers_each_sample() {
+        let lines = served(&task("W1", Some(3)), "sample 0\nsample 0\nquit\nsample 0\n").unwrap();
+        assert_eq!(lines.len(), 3, "ready, two samples, nothing after quit: {lines:?}");
+        let ready = read_ready(&lines[0]).unwrap();
+        assert_eq!(ready.pid, std::process::id());
+        assert_eq!(ready.rows.len(), 1);
+        assert_eq!(ready.rows[0].contender, ALL[0].contenders[3].name);
+        assert_eq!(ready.rows[0].checksum, 45, "0 + 1 + ... + 9");
+        assert!(ready.rows[0].repeats >= 1);
+        assert!(read_sample(&lines[1]).unwrap() > 0.0 && read_sample(&lines[2]).unwrap() > 0.0);
+    }
+
+    #[test]
+    fn a_child_hosting_a_whole_workload_serves_any_of_its_contenders() {
+        let n = ALL[0].contenders.len();
+        let lines = served(&task("W1", None), &format!("sample {}\n", n - 1)).unwrap();
+        let ready = read_ready(&lines[0]).unwrap();
+        assert_eq!(ready.rows.len(), n);
+        assert!(ready.rows.iter().all(|r| r.checksum == 45));
+        assert!(read_sample(&lines[1]).is_ok());
+    }
+
+    #[test]
+    fn bad_tasks_and_requests_are_named() {
+        assert!(served(&task("W99", None), "").unwrap_err().contains("no workload `W99`"));
+        assert!(served(&task("W1", Some(999)), "").unwrap_err().contains("not 1000"));
+        let error = served(&task("W1", Some(0)), "sample 1\n").unwrap_err();
+        assert!(error.contains("W1: not a request: `sample 1`"), "{error}");
+        assert!(served(&task("W1", Some(0)), "bogus\n").unwrap_err().contains("`bogus`"));
+    }
+
+    #[test]
+    fn lines_that_are_not_the_protocol_are_errors() {
+        assert!(read_ready("hello").unwrap_err().contains("no ready line"));
+        assert!(read_sample("hello").unwrap_err().contains("`hello`"));
+        assert!(read_sample("-1").is_err() && read_sample("0").is_err());
+        assert!((read_sample("2.5e-3\n").unwrap() - 0.0025).abs() < 1e-12);
     }
 }

@@ -3,37 +3,54 @@
 //!
 //! Flow: [`args`] parses the command line; the report re-runs its own binary as a child
 //! process per contender (or per workload, `--isolate workload`), so no row inherits the
-//! heap state another one left ([`child`]); each child [`measure`]s (a warm-up, then the
-//! median of several timed runs) and prints its rows as one JSON line; the report checks
-//! the checksums agree, [`table`] prints, [`chart`] and [`save_json`] write the files.
+//! heap state another one left ([`child`]); each child warms its contenders up, then the
+//! report asks every child for one sample per round, round after round, in a rotating
+//! order ([`rounds`]); [`stats`] turns the rounds into medians, spreads, paired ratios
+//! and a verdict per table; with `--instructions`, [`instructions`] counts each
+//! contender's instructions per operation under callgrind; the report checks the
+//! checksums agree, [`table`] prints, [`chart`] and [`save_json`] write the files;
+//! [`compare`] reads two saved runs back and says what changed.
 
 pub mod args;
 pub mod chart;
 pub mod child;
+pub mod compare;
+pub mod instructions;
 pub mod memory;
+pub mod rounds;
+pub mod stats;
 pub mod table;
 pub mod versions;
 
 use std::collections::BTreeMap;
-use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::workloads::{ALL, Contender, Workload};
-use args::{ChildTask, Isolation};
-use memory::CountingAlloc;
+use crate::workloads::{ALL, Workload};
+use args::Isolation;
+use stats::{Spread, Verdict};
 
 /// One contender's result on one workload.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     /// Contender name, e.g. `"bumpalo Bump"`.
     pub contender: String,
-    /// Median time per operation, in nanoseconds.
+    /// Median time per operation over the rounds, in nanoseconds.
     pub ns_per_op: f64,
     /// Median time per run, in milliseconds.
     pub ms_per_run: f64,
+    /// Time per operation: median and interquartile range over the rounds, in ns.
+    pub spread: Spread,
+    /// Time per operation in each round, in ns: what the paired ratios are made of.
+    pub rounds: Vec<f64>,
+    /// This row over the table's fastest (by median), round by round.
+    pub vs_fastest: Spread,
+    /// This row over `Box`'s, round by round, where `Box` takes part.
+    pub vs_box: Option<Spread>,
+    /// Instructions per operation under callgrind (`--instructions`), where counted.
+    pub instructions: Option<f64>,
     /// The checksum of what it built (equal across contenders).
     pub checksum: u64,
     /// The most bytes held from the allocator at once during its first (warm-up) run,
@@ -59,8 +76,13 @@ pub struct WorkloadResult {
     pub size: usize,
     /// What one operation is.
     pub per: &'static str,
+    /// Rounds timed (each round times every contender once).
+    pub rounds: usize,
     /// One row per contender, in the workload's order.
     pub rows: Vec<Row>,
+    /// arena-kit's fastest row against the fastest other (the limit aside), if the
+    /// table has both.
+    pub verdict: Option<Verdict>,
     /// What the probed contenders hold once done (W6), else empty.
     pub memory: Vec<MemoryRow>,
 }
@@ -79,8 +101,12 @@ pub struct MemoryRow {
 /// The whole report, as saved to JSON.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
-    /// Timed runs per contender.
+    /// Rounds at least per table.
     pub runs: usize,
+    /// Seconds a table's rounds went on for, once `runs` were done.
+    pub seconds: f64,
+    /// Whether instructions per operation were counted.
+    pub instructions: bool,
     /// Whether sizes were the quick ones.
     pub quick: bool,
     /// Logical CPUs of the machine.
@@ -121,61 +147,6 @@ pub fn select(only: Option<&str>) -> Vec<&'static Workload> {
         .collect()
 }
 
-/// Seconds a timed sample lasts at least (it repeats the run as needed).
-const SAMPLE: f64 = 0.002;
-
-/// Seconds that `repeats` runs of `run` at `size` take.
-fn time_runs(run: fn(usize) -> u64, size: usize, repeats: usize) -> f64 {
-    let start = Instant::now();
-    for _ in 0..repeats {
-        black_box(run(black_box(size)));
-    }
-    start.elapsed().as_secs_f64()
-}
-
-/// Measures one contender of `workload` in this process: one run to warm up (its
-/// checksum is the row's), then `runs` timed samples of at least 2 ms each (the run
-/// repeated as often as needed), reporting the median time per run. `meter` (the
-/// process's global allocator) counts the warm-up run only, so the timed runs pay no
-/// counting.
-#[expect(
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss,
-    clippy::cast_precision_loss,
-    reason = "repeat counts are clamped to 1..=10 000 and times are positive"
-)]
-#[must_use]
-pub fn measure(
-    workload: &Workload,
-    contender: &Contender,
-    size: usize,
-    runs: usize,
-    meter: &CountingAlloc,
-) -> Row {
-    let ops = (workload.ops)(size).max(1);
-    meter.start();
-    let checksum = (contender.run)(black_box(size));
-    let counted = meter.stop();
-    // A sample repeats the run until it lasts about `SAMPLE` seconds, so short runs
-    // (W1's 60 000 rounds take a tenth of a millisecond) are not timer noise.
-    let once = time_runs(contender.run, size, 1);
-    let repeats = ((SAMPLE / once.max(1e-9)).ceil() as usize).clamp(1, 10_000);
-    let mut times: Vec<f64> = (0..runs.max(1))
-        .map(|_| time_runs(contender.run, size, repeats) / repeats as f64)
-        .collect();
-    times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2];
-    Row {
-        contender: contender.name.to_owned(),
-        ns_per_op: median * 1e9 / ops as f64,
-        ms_per_run: median * 1e3,
-        checksum,
-        peak_bytes: counted.peak,
-        held_bytes: counted.held,
-        pid: std::process::id(),
-    }
-}
-
 /// Checks that every row built what the first did.
 ///
 /// # Errors
@@ -193,45 +164,109 @@ pub fn check_checksums(id: &str, rows: &[Row]) -> Result<(), String> {
     }
 }
 
-/// The child tasks that measure `workload` at `size`, as `isolate` splits them.
-fn tasks(workload: &Workload, size: usize, runs: usize, isolate: Isolation) -> Vec<ChildTask> {
-    let task = |contender| ChildTask { id: workload.id.to_owned(), size, runs, contender };
-    match isolate {
-        Isolation::Workload => vec![task(None)],
-        Isolation::Contender => (0..workload.contenders.len()).map(|i| task(Some(i))).collect(),
-    }
+/// The rows count as arena-kit's.
+#[must_use]
+pub fn is_arena_kit(name: &str) -> bool {
+    name.starts_with("arena-kit")
 }
 
-/// Measures `workload` in child processes of `exe` (this binary) and gathers their rows.
+/// The hand-written physical limit, not a contender one could pick.
+#[must_use]
+pub fn is_limit(name: &str) -> bool {
+    name.starts_with("limit")
+}
+
+/// A table's result from what its rounds measured: each row's median and spread, its
+/// paired ratios to the fastest row and to `Box`, and the table's verdict.
 ///
-/// # Errors
+/// # Panics
 ///
-/// A child that failed (its message, prefixed with the workload id), or rows whose
-/// checksums differ.
-pub fn measure_in_children(
-    exe: &Path,
-    workload: &Workload,
-    size: usize,
-    runs: usize,
-    isolate: Isolation,
-) -> Result<WorkloadResult, String> {
-    let mut rows = Vec::with_capacity(workload.contenders.len());
-    let mut memory = Vec::new();
-    for task in tasks(workload, size, runs, isolate) {
-        let output = child::spawn(exe, &task)?;
-        rows.extend(output.rows);
-        memory.extend(output.memory);
-    }
-    check_checksums(workload.id, &rows)?;
-    Ok(WorkloadResult {
+/// If a contender has no round.
+#[must_use]
+pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) -> WorkloadResult {
+    let ops = (workload.ops)(size).max(1);
+    #[expect(clippy::cast_precision_loss, reason = "operation counts far below 2^52")]
+    let ns: Vec<Vec<f64>> =
+        measured.seconds.iter().map(|s| s.iter().map(|t| t * 1e9 / ops as f64).collect()).collect();
+    let spreads: Vec<Spread> = ns.iter().map(|r| Spread::of(r)).collect();
+    let fastest = (0..ns.len())
+        .min_by(|&a, &b| spreads[a].median.total_cmp(&spreads[b].median))
+        .expect("a table has contenders");
+    let boxed = measured.warm.iter().position(|(w, _)| w.contender.starts_with("Box"));
+    let rows: Vec<Row> = measured
+        .warm
+        .iter()
+        .zip(&ns)
+        .zip(&spreads)
+        .map(|(((warm, pid), rounds), spread)| {
+            #[expect(clippy::cast_precision_loss, reason = "operation counts far below 2^52")]
+            let ms_per_run = spread.median * ops as f64 / 1e6;
+            Row {
+                contender: warm.contender.clone(),
+                ns_per_op: spread.median,
+                ms_per_run,
+                spread: *spread,
+                rounds: rounds.clone(),
+                vs_fastest: stats::paired(rounds, &ns[fastest]),
+                vs_box: boxed.map(|b| stats::paired(rounds, &ns[b])),
+                instructions: None,
+                checksum: warm.checksum,
+                peak_bytes: warm.peak_bytes,
+                held_bytes: warm.held_bytes,
+                pid: *pid,
+            }
+        })
+        .collect();
+    let verdict = verdict(&rows);
+    WorkloadResult {
         id: workload.id,
         title: workload.title,
         seed: workload.seed,
         size,
         per: workload.per,
+        rounds: ns.first().map_or(0, Vec::len),
         rows,
-        memory,
-    })
+        verdict,
+        memory: measured.memory,
+    }
+}
+
+/// arena-kit's fastest row against the fastest other row (the limit aside).
+#[must_use]
+pub fn verdict(rows: &[Row]) -> Option<Verdict> {
+    let best = |keep: &dyn Fn(&Row) -> bool| {
+        rows.iter().filter(|r| keep(r)).min_by(|a, b| a.ns_per_op.total_cmp(&b.ns_per_op))
+    };
+    let ours = best(&|r: &Row| is_arena_kit(&r.contender))?;
+    let peer = best(&|r: &Row| !is_arena_kit(&r.contender) && !is_limit(&r.contender))?;
+    Some(Verdict::new((&ours.contender, &ours.rounds), (&peer.contender, &peer.rounds)))
+}
+
+/// Counts every contender's instructions per operation into `result`'s rows, if the
+/// table is one that is counted; progress on stderr.
+///
+/// # Errors
+///
+/// As [`instructions::count`].
+pub fn count_instructions(
+    exe: &Path,
+    workload: &Workload,
+    result: &mut WorkloadResult,
+) -> Result<(), String> {
+    if !instructions::counted(workload.id) {
+        return Ok(());
+    }
+    for (i, row) in result.rows.iter_mut().enumerate() {
+        eprint!(
+            "\r    counting instructions: {} {}/{}",
+            workload.id,
+            i + 1,
+            workload.contenders.len()
+        );
+        row.instructions = Some(instructions::per_op(exe, workload, i)?);
+    }
+    eprintln!();
+    Ok(())
 }
 
 /// Runs the selected workloads, printing each table as it completes (progress on
@@ -252,8 +287,13 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
             ids.join(", ")
         ));
     }
+    if options.instructions {
+        instructions::available()?;
+    }
     let mut report = Report {
         runs: options.runs,
+        seconds: options.seconds,
+        instructions: options.instructions,
         quick: options.quick,
         cpus: std::thread::available_parallelism().map_or(1, usize::from),
         pid: std::process::id(),
@@ -264,15 +304,20 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         versions: versions::PEER_VERSIONS.iter().copied().collect(),
         workloads: Vec::new(),
     };
+    let plan = rounds::Plan { min_rounds: options.runs, seconds: options.seconds, max_rounds: 400 };
     println!("{}", versions::line());
     for (i, workload) in selected.iter().enumerate() {
         let size = if options.quick { workload.quick_size } else { workload.size };
         let size = workload.size_kind.scaled(size, options.scale);
         eprint!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
         let start = Instant::now();
-        let result = measure_in_children(&exe, workload, size, options.runs, options.isolate);
+        let measured = rounds::measure(&exe, workload, size, &plan, options.isolate);
         eprintln!(" {:.1} s", start.elapsed().as_secs_f64());
-        let result = result?;
+        let mut result = assemble(workload, size, measured?);
+        check_checksums(workload.id, &result.rows)?;
+        if options.instructions {
+            count_instructions(&exe, workload, &mut result)?;
+        }
         println!("{}", table::render(&result));
         report.workloads.push(result);
     }
@@ -305,10 +350,16 @@ mod tests {
     use super::*;
 
     fn row(contender: &str, checksum: u64) -> Row {
+        let spread = Spread { median: 1.0, q1: 1.0, q3: 1.0 };
         Row {
             contender: contender.to_owned(),
             ns_per_op: 1.0,
             ms_per_run: 1.0,
+            spread,
+            rounds: vec![1.0],
+            vs_fastest: spread,
+            vs_box: None,
+            instructions: None,
             checksum,
             peak_bytes: 0,
             held_bytes: 0,
@@ -325,14 +376,61 @@ mod tests {
         assert!(error.contains("the first contender 5"), "{error}");
     }
 
+    /// What rounds of `seconds` per contender of W4 would have measured.
+    fn measured(seconds: Vec<Vec<f64>>) -> rounds::Measured {
+        let w4 = ALL.iter().find(|w| w.id == "W4").expect("W4");
+        let warm = w4
+            .contenders
+            .iter()
+            .take(seconds.len())
+            .enumerate()
+            .map(|(i, c)| {
+                let warm = child::Warm {
+                    contender: c.name.to_owned(),
+                    checksum: 1,
+                    peak_bytes: 0,
+                    held_bytes: 0,
+                    repeats: 1,
+                };
+                (warm, u32::try_from(i).expect("few"))
+            })
+            .collect();
+        rounds::Measured { warm, seconds, memory: Vec::new() }
+    }
+
     #[test]
-    fn a_task_per_contender_or_one_per_workload() {
-        let w4 = &ALL.iter().find(|w| w.id == "W4").expect("W4");
-        let per_row = tasks(w4, 10, 2, Isolation::Contender);
-        assert_eq!(per_row.len(), w4.contenders.len());
-        assert!(per_row.iter().enumerate().all(|(i, t)| t.contender == Some(i) && t.size == 10));
-        let one = tasks(w4, 10, 2, Isolation::Workload);
-        assert_eq!(one.len(), 1);
-        assert_eq!((one[0].contender, one[0].runs, one[0].id.as_str()), (None, 2, "W4"));
+    fn rows_are_medians_of_rounds_with_paired_ratios_and_a_verdict() {
+        let w4 = ALL.iter().find(|w| w.id == "W4").expect("W4");
+        let names: Vec<&str> = w4.contenders.iter().map(|c| c.name).collect();
+        let ours = names.iter().position(|n| is_arena_kit(n)).expect("arena-kit rows");
+        let boxed = names.iter().position(|n| n.starts_with("Box")).expect("a Box row");
+        // Rounds in which the machine gets twice as slow halfway: arena-kit's row is
+        // 0.8x the Box row in every round, every other row 1.25x.
+        let load = [1.0, 1.0, 2.0, 2.0, 2.0];
+        let seconds: Vec<Vec<f64>> = (0..names.len())
+            .map(|i| {
+                let base = if i == ours {
+                    0.8
+                } else if i == boxed {
+                    1.0
+                } else {
+                    1.25
+                };
+                load.iter().map(|l| base * l).collect()
+            })
+            .collect();
+        let size = 1000;
+        let result = assemble(w4, size, measured(seconds));
+        assert_eq!(result.rounds, 5);
+        let row = &result.rows[ours];
+        assert!((row.vs_box.expect("Box ran").median - 0.8).abs() < 1e-9);
+        assert!((row.vs_fastest.median - 1.0).abs() < 1e-9, "arena-kit is the fastest");
+        #[expect(clippy::cast_precision_loss, reason = "a small count")]
+        let ops = (w4.ops)(size) as f64;
+        assert!((row.ns_per_op - 1.6e9 / ops).abs() < 1e-6, "the median round");
+        let verdict = result.verdict.expect("arena-kit and a peer ran");
+        assert_eq!(verdict.ours, names[ours]);
+        assert_eq!(verdict.standing, stats::Standing::Ahead, "{}", verdict.words());
+        assert!((verdict.ratio.median - 0.8).abs() < 1e-9);
     }
 }

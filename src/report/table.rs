@@ -3,17 +3,8 @@
 
 use std::fmt::Write;
 
-use super::{Report, Row, WorkloadResult};
-
-/// The contender rows count as arena-kit's.
-fn is_arena_kit(row: &Row) -> bool {
-    row.contender.starts_with("arena-kit")
-}
-
-/// The hand-written physical limit, not a contender one could pick.
-fn is_limit(row: &Row) -> bool {
-    row.contender.starts_with("limit")
-}
+use super::stats::{Spread, Standing};
+use super::{Report, Row, WorkloadResult, is_arena_kit, is_limit};
 
 /// A byte count in binary units: `512 B`, `12.3 KiB`, `4.00 MiB`.
 #[must_use]
@@ -32,30 +23,42 @@ pub fn bytes(n: i128) -> String {
     }
 }
 
-/// One workload's table: per contender, ns per operation, ms per run, ratio to `Box`
-/// (where `Box` runs) and to the fastest, then the peak bytes taken during its runs and
-/// the bytes still held after them.
+/// A paired ratio as a table cell: its median, and its interquartile range where that
+/// is wider than the printed precision.
+fn ratio_cell(r: &Spread) -> String {
+    if r.q3 - r.q1 < 0.005 {
+        format!("{:.2}x", r.median)
+    } else {
+        format!("{:.2}x ({:.2}-{:.2})", r.median, r.q1, r.q3)
+    }
+}
+
+/// One workload's table: per contender, the median ns per operation over the rounds
+/// with its interquartile range (as a percentage of the median), ms per run, the paired
+/// ratio to `Box` (where `Box` runs) and to the fastest, instructions per operation
+/// (with `--instructions`), the peak bytes taken during its warm-up run and the bytes
+/// still held after it; then the table's verdict.
 #[must_use]
 pub fn render(result: &WorkloadResult) -> String {
-    let fastest = result.rows.iter().map(|r| r.ns_per_op).fold(f64::INFINITY, f64::min);
-    let boxed = result.rows.iter().find(|r| r.contender.starts_with("Box")).map(|r| r.ns_per_op);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "\n{} -- {} (n = {}; seed {})",
-        result.id, result.title, result.size, result.seed
+        "\n{} -- {} (n = {}; seed {}; {} rounds)",
+        result.id, result.title, result.size, result.seed, result.rounds
     );
     for row in &result.rows {
-        let vs_box =
-            boxed.map_or(String::from("      -"), |b| format!("{:6.2}x", row.ns_per_op / b));
+        let vs_box = row.vs_box.as_ref().map_or(String::from("-"), ratio_cell);
+        let instructions =
+            row.instructions.map_or(String::new(), |i| format!("  {i:7.1} instr/{}", result.per));
         let _ = writeln!(
             out,
-            "===== {:<38} ===== ---> {:9.2} ns/{:<9} {:9.3} ms/run  {vs_box} Box  {:6.2}x fastest  peak {:>9}  held {:>9}",
+            "===== {:<38} ===== ---> {:9.2} ns/{:<9} +-{:4.1}% {:9.3} ms/run  {vs_box:>18} Box  {:>18} fastest  peak {:>9}  held {:>9}{instructions}",
             row.contender,
             row.ns_per_op,
             result.per,
+            row.spread.relative_width() * 50.0,
             row.ms_per_run,
-            row.ns_per_op / fastest,
+            ratio_cell(&row.vs_fastest),
             bytes(i128::from(row.peak_bytes)),
             bytes(i128::from(row.held_bytes)),
         );
@@ -69,6 +72,9 @@ pub fn render(result: &WorkloadResult) -> String {
             m.contender, m.capacity, m.held_bytes
         );
     }
+    if let Some(v) = &result.verdict {
+        let _ = writeln!(out, "      verdict: {} {}", v.ours, v.words());
+    }
     out
 }
 
@@ -81,38 +87,48 @@ pub fn peak_ratio(ours: &Row, peer: &Row) -> Option<f64> {
 
 /// Where arena-kit's best contender stands in each workload, against the best of the
 /// others (the hand-written limit aside) and against the limit, in time and in peak
-/// memory.
+/// memory, and how many tables it is ahead, level and behind in.
 #[must_use]
 pub fn summary(report: &Report) -> String {
     let mut out = String::from(
-        "\nSummary: arena-kit's fastest against the fastest peer (time; peak bytes)\n",
+        "\nSummary: arena-kit's fastest against the fastest peer (paired ratio of the rounds, \
+         interquartile range; peak bytes)\n",
     );
+    let (mut ahead, mut level, mut behind) = (0, 0, 0);
     for w in &report.workloads {
-        let best = |keep: &dyn Fn(&Row) -> bool| {
-            w.rows.iter().filter(|r| keep(r)).min_by(|a, b| a.ns_per_op.total_cmp(&b.ns_per_op))
-        };
-        let (Some(ours), Some(peer)) =
-            (best(&is_arena_kit), best(&|r: &Row| !is_arena_kit(r) && !is_limit(r)))
-        else {
-            continue;
-        };
-        let ratio = ours.ns_per_op / peer.ns_per_op;
-        let verdict = if ratio <= 1.0 {
-            format!("fastest ({:.2}x {})", ratio, peer.contender)
-        } else if ratio <= 1.1 {
-            format!("within {:.1}% of {}", (ratio - 1.0) * 100.0, peer.contender)
-        } else {
-            format!("behind {} by {ratio:.2}x", peer.contender)
-        };
-        let limit = best(&is_limit)
-            .map_or(String::new(), |l| format!("; {:.2}x the limit", ours.ns_per_op / l.ns_per_op));
+        let Some(v) = &w.verdict else { continue };
+        match v.standing {
+            Standing::Ahead => ahead += 1,
+            Standing::Level => level += 1,
+            Standing::Behind => behind += 1,
+        }
+        let find = |name: &str| w.rows.iter().find(|r| r.contender == name);
+        let (Some(ours), Some(peer)) = (find(&v.ours), find(&v.peer)) else { continue };
+        let limit = w
+            .rows
+            .iter()
+            .filter(|r| is_limit(&r.contender))
+            .min_by(|a, b| a.ns_per_op.total_cmp(&b.ns_per_op))
+            .map_or(String::new(), |l| {
+                let r = super::stats::paired(&ours.rounds, &l.rounds);
+                format!("; {:.2}x the limit", r.median)
+            });
         let memory = format!(
             "; peak {} against {}{}",
             bytes(i128::from(ours.peak_bytes)),
             bytes(i128::from(peer.peak_bytes)),
             peak_ratio(ours, peer).map_or(String::new(), |r| format!(" ({r:.2}x)"))
         );
-        let _ = writeln!(out, "  {:<7} {:<38} {verdict}{limit}{memory}", w.id, ours.contender);
+        let _ = writeln!(out, "  {:<7} {:<38} {}{limit}{memory}", w.id, ours.contender, v.words());
+    }
+    let _ = writeln!(
+        out,
+        "  arena-kit is ahead in {ahead} tables, level in {level}, behind in {behind}"
+    );
+    let ours_rows =
+        report.workloads.iter().flat_map(|w| &w.rows).filter(|r| is_arena_kit(&r.contender));
+    if report.instructions && ours_rows.clone().any(|r| r.instructions.is_some()) {
+        let _ = writeln!(out, "  (instructions per operation are in each table's last column)");
     }
     out
 }
