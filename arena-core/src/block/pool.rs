@@ -658,10 +658,10 @@ impl<'s> BlockCache<'s> {
     ) -> Result<Block, (Block, AllocError)> {
         let old = block.size();
         debug_assert!(old > self.block_size && size > self.block_size, "not a dedicated block");
-        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old))
-            && let Err(e) = LimitKind::BlockPool.check(limit, self.held_bytes(), more)
-        {
-            return Err((block, e));
+        if let (Some(limit), Some(more)) = (self.limit.get(), size.checked_sub(old)) {
+            if let Err(e) = LimitKind::BlockPool.check(limit, self.held_bytes(), more) {
+                return Err((block, e));
+            }
         }
         // SAFETY: forwarded from the caller.
         let block = unsafe { block.reallocate(size) }?;

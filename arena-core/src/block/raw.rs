@@ -44,7 +44,7 @@ const SMALL_UNIT: usize = 256;
 #[inline]
 pub(crate) fn dangling(align: usize) -> NonNull<u8> {
     // `Layout` alignments are non-zero powers of two; `MIN` (1) only for a zero `align`.
-    NonNull::without_provenance(align.try_into().unwrap_or(core::num::NonZeroUsize::MIN))
+    NonNull::new(core::ptr::without_provenance_mut(align.max(1))).unwrap_or(NonNull::dangling())
 }
 
 /// Allocates `layout` from the global allocator; `None` when it refuses. A zero-sized

@@ -287,7 +287,7 @@ impl<'p> Bump<'p> {
     /// mask, as short as bumpalo's downward bump, while bumping upward.
     #[inline(always)]
     fn bump(&self, layout: Layout) -> Option<NonNull<u8>> {
-        debug_assert!(layout.size().is_multiple_of(layout.align()), "bump needs a padded layout");
+        debug_assert!(layout.size() % layout.align() == 0, "bump needs a padded layout");
         let cur = self.cur.get();
         let mask = layout.align() - 1;
         // `Layout` bounds `size + mask` by `isize::MAX`; the address sum can only overflow
@@ -429,9 +429,7 @@ impl<'p> Bump<'p> {
         if self.is_tip(ptr, layout) {
             // S3 holds: the bytes are given up by their only user (caller).
             self.cur.set(self.cur.get().with_addr(ptr.as_ptr().addr()));
-        } else if let Some(cold) = self.cold.get()
-            && ptr.as_ptr() == cold.lone.get()
-        {
+        } else if let Some(cold) = self.cold.get().filter(|cold| ptr.as_ptr() == cold.lone.get()) {
             // SAFETY: forwarded from the caller.
             unsafe { self.give_back_lone(cold, ptr, layout) };
         }
@@ -514,7 +512,7 @@ impl<'p> Bump<'p> {
         old_layout: Layout,
         new_layout: Layout,
     ) -> bool {
-        if !self.is_tip(ptr, old_layout) || !ptr.as_ptr().addr().is_multiple_of(new_layout.align())
+        if !self.is_tip(ptr, old_layout) || ptr.as_ptr().addr() % new_layout.align() != 0
         {
             return false;
         }
@@ -607,11 +605,11 @@ impl<'p> Bump<'p> {
             keep(block);
             return Ok((old_data, old_bytes));
         }
-        if let (Some(limit), Some(more)) = (self.limit(), size.checked_sub(old_size))
-            && let Err(error) = LimitKind::Scope.check(limit, self.reserved(), more)
-        {
-            keep(block);
-            return Err(error);
+        if let (Some(limit), Some(more)) = (self.limit(), size.checked_sub(old_size)) {
+            if let Err(error) = LimitKind::Scope.check(limit, self.reserved(), more) {
+                keep(block);
+                return Err(error);
+            }
         }
         // SAFETY: S5: the block came from this source's `acquire_dedicated`
         // (`alloc_buffer`), and on success the caller uses only the returned pointer.
@@ -674,11 +672,10 @@ impl<'p> Bump<'p> {
         cold.limit.set(limit);
         let Some(limit) = limit else { return };
         let unused = self.with_head(|head| self.cur.get() == head.data_start()) == Some(true);
-        if unused
+        let bare = unused
             && self.reserved() > limit
-            && self.cold.get().is_none_or(|cold| with_list(&cold.chain, |chain| chain.is_empty()))
-            && let Some(head) = self.head.take()
-        {
+            && self.cold.get().is_none_or(|cold| with_list(&cold.chain, |chain| chain.is_empty()));
+        if let Some(head) = if bare { self.head.take() } else { None } {
             let sentinel = NonNull::<u8>::dangling().as_ptr();
             self.cur.set(sentinel);
             self.end.set(sentinel);

@@ -507,10 +507,10 @@ impl<T> Slots<T> {
     /// Applies the `max_free` policy after removals.
     #[inline]
     fn apply_max_free(&mut self) {
-        if let Some(max_free) = self.max_free
-            && self.entries.len() - self.len > max_free.saturating_mul(2)
-        {
-            self.shrink_to_fit();
+        if let Some(max_free) = self.max_free {
+            if self.entries.len() - self.len > max_free.saturating_mul(2) {
+                self.shrink_to_fit();
+            }
         }
     }
 

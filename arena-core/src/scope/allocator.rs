@@ -121,7 +121,7 @@ unsafe impl Allocator for &Scope<'_> {
         if unsafe { self.bump().resize_tip(ptr, old_layout, new_layout) } {
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }
-        if ptr.as_ptr().addr().is_multiple_of(new_layout.align()) {
+        if ptr.as_ptr().addr() % new_layout.align() == 0 {
             // Not the tip, but already aligned: keep the bytes where they are.
             return Ok(NonNull::slice_from_raw_parts(ptr, new_layout.size()));
         }

@@ -78,9 +78,8 @@ impl ChunkStack {
         let mut taken = 1;
         // SAFETY: K1: `last` is a listed chunk; its first word links the next.
         let mut rest = unsafe { last.cast::<*mut u8>().read() };
-        while taken < count
-            && let Some(next) = NonNull::new(rest)
-        {
+        while taken < count {
+            let Some(next) = NonNull::new(rest) else { break };
             last = next;
             taken += 1;
             // SAFETY: K1: as above.

@@ -190,7 +190,7 @@ impl FreeBits {
         let block = blocks.partition_point(|b| b.start <= p).checked_sub(1)?;
         let b = &blocks[block];
         let offset = p - b.start;
-        (p < b.end && offset.is_multiple_of(size)).then(|| (block, offset / size))
+        (p < b.end && offset % size == 0).then(|| (block, offset / size))
     }
 
     /// Sets `chunk`'s bit to `free`; its previous value, `None` if it is no chunk of the
@@ -371,9 +371,8 @@ impl SizeClassPool {
     fn carve(&self, index: usize) -> Result<NonNull<u8>, AllocError> {
         let class = &self.classes[index];
         let size = class_size(index);
-        if let Some(cursor) = NonNull::new(class.cursor.get())
-            && class.end.get().addr() - cursor.as_ptr().addr() >= size
-        {
+        let room = |cursor: &NonNull<u8>| class.end.get().addr() - cursor.as_ptr().addr() >= size;
+        if let Some(cursor) = NonNull::new(class.cursor.get()).filter(room) {
             // SAFETY: C1: `cursor + size <= end`, both in the newest block's data.
             class.cursor.set(unsafe { cursor.as_ptr().add(size) });
             return Ok(cursor);
@@ -496,7 +495,7 @@ impl SizeClassPool {
         let blocks = self.classes[index].blocks.take();
         let owns = blocks.iter().any(|block| {
             let (start, end) = (block.data_start().addr(), block.data_end().addr());
-            (start..end).contains(&p) && (p - start).is_multiple_of(size)
+            (start..end).contains(&p) && (p - start) % size == 0
         });
         self.classes[index].blocks.set(blocks);
         owns
@@ -788,7 +787,7 @@ mod tests {
     fn classes_cover_every_size_and_bound_the_waste() {
         let mut previous = 0;
         for i in 0..CLASSES {
-            assert!(class_size(i) > previous && class_size(i).is_multiple_of(16));
+            assert!(class_size(i) > previous && class_size(i) % 16 == 0);
             previous = class_size(i);
         }
         assert_eq!(class_size(CLASSES - 1), MAX_CLASS_SIZE);

@@ -92,7 +92,7 @@ fn exercise<'p>(scope: &Scope<'p>, exits: &'p Cell<u32>, registered: &Cell<u32>)
             }
         }
         match scope.try_alloc_layout(Layout::from_size_align(700, 64).unwrap()) {
-            Ok(p) => assert!(p.as_ptr().addr().is_multiple_of(64)),
+            Ok(p) => assert!(p.as_ptr().addr() % 64 == 0),
             Err(e) => is_oom(e),
         }
         match scope.try_on_exit(move || exits.set(exits.get() + 1)) {

@@ -309,10 +309,10 @@ impl<'s, T> ArenaVec<'s, T> {
     #[inline]
     pub fn try_push(&mut self, value: T) -> Result<(), TryAllocError<T>> {
         let len = self.len;
-        if len == self.cap
-            && let Err(error) = self.grow_for(1)
-        {
-            return Err(TryAllocError::new(error, value));
+        if len == self.cap {
+            if let Err(error) = self.grow_for(1) {
+                return Err(TryAllocError::new(error, value));
+            }
         }
         // As in `push`: the length is not read again after the write.
         // SAFETY: A1, A2: `len < cap` now: the slot is inside the buffer, uninitialised.
@@ -965,10 +965,8 @@ impl<'s, T> ArenaVec<'s, T> {
             self.cap = bytes / size;
             return Ok(());
         }
-        if self.cap > 0
-            && let Some(room) = self.bump.tip_room(old_ptr, old)
-            && room / size >= needed
-        {
+        let tip_room = if self.cap > 0 { self.bump.tip_room(old_ptr, old) } else { None };
+        if let Some(room) = tip_room.filter(|room| room / size >= needed) {
             // Regime 1: in place at the tip, doubling, or filling the block.
             let cap = want.min(room / size);
             let new = layout_for(cap)?;

@@ -232,10 +232,7 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
         if !keys.iter().all(|&key| self.contains_key(key)) {
             return Err(GetDisjointMutError::StaleKey);
         }
-        let entries = self
-            .entries
-            .get_disjoint_mut(indices.map(|i| i as usize))
-            .map_err(|_| GetDisjointMutError::StaleKey)?;
+        let entries = disjoint(&mut self.entries, indices.map(|i| i as usize));
         Ok(entries.map(|entry| match entry {
             Some((_, value)) => value,
             None => unreachable!("every key has an entry: checked above"),
@@ -301,10 +298,10 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
             return None;
         }
         let i = key.slot() as usize;
-        if let Some(Some((version, _))) = self.entries.get(i)
-            && key.version().is_older_than(*version)
-        {
-            return None;
+        if let Some(Some((version, _))) = self.entries.get(i) {
+            if key.version().is_older_than(*version) {
+                return None;
+            }
         }
         Some(Entry { map: self, key })
     }
@@ -735,4 +732,25 @@ impl<K: SlotKey, V> fmt::Debug for Entry<'_, K, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Entry").field("slot", &self.key.slot()).finish_non_exhaustive()
     }
+}
+
+/// The elements at `indices` of `slice`, mutably at once, in the order of `indices`.
+/// Safe code: the slice is split at each index in ascending order, so the borrows are
+/// disjoint by construction (`<[T]>::get_disjoint_mut` came after the crate's MSRV).
+///
+/// # Panics
+///
+/// If two indices are equal or one is out of bounds (the caller checks both first).
+fn disjoint<T, const N: usize>(slice: &mut [T], indices: [usize; N]) -> [&mut T; N] {
+    let mut order: [usize; N] = core::array::from_fn(|k| k);
+    order.sort_unstable_by_key(|&k| indices[k]);
+    let mut out: [Option<&mut T>; N] = core::array::from_fn(|_| None);
+    let (mut rest, mut base) = (slice, 0);
+    for k in order {
+        let (_, tail) = core::mem::take(&mut rest).split_at_mut(indices[k] - base);
+        let (first, tail) = tail.split_first_mut().expect("indices in bounds");
+        out[k] = Some(first);
+        (rest, base) = (tail, indices[k] + 1);
+    }
+    out.map(|r| r.expect("distinct indices"))
 }

@@ -273,7 +273,7 @@ fn write(scope: &Scope<'_>, len: usize, id: u32) -> Option<Rec> {
 fn write_raw(scope: &Scope<'_>, layout: Layout, id: u32) -> Option<Rec> {
     let ptr = scope.allocate(layout).ok()?;
     let ptr = ptr.cast::<u8>().as_ptr();
-    assert!(ptr.addr().is_multiple_of(layout.align()), "misaligned allocation");
+    assert!(ptr.addr() % layout.align() == 0, "misaligned allocation");
     Some(Rec::fill(ptr, layout.size(), id, Some(layout)))
 }
 

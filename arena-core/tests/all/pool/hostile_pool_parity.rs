@@ -37,7 +37,7 @@ fn compact_keeps_every_key_right_through_random_churn() {
             seed ^= seed << 13;
             seed ^= seed >> 17;
             seed ^= seed << 5;
-            if seed.is_multiple_of(3) && !live.is_empty() {
+            if seed % 3 == 0 && !live.is_empty() {
                 let &k = live.keys().nth(seed as usize % live.len()).unwrap();
                 live.remove(&k);
                 assert!(pool.remove(k).is_some());

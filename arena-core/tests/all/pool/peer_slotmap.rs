@@ -311,11 +311,11 @@ fn equiv_hashmap(mut store: impl Store, ops: &[Op]) -> Result<(), TestCaseError>
                 store_keys.push(store.insert(val));
             }
             Op::Delete(val) => {
-                if val % 10 == 0
-                    && let Some(store_vals) = store.drain()
-                {
-                    let hm_vals: HashSet<_> = hm.drain().map(|(_, v)| v).collect();
-                    prop_assert_eq!(hm_vals, store_vals);
+                if val % 10 == 0 {
+                    if let Some(store_vals) = store.drain() {
+                        let hm_vals: HashSet<_> = hm.drain().map(|(_, v)| v).collect();
+                        prop_assert_eq!(hm_vals, store_vals);
+                    }
                 }
                 if hm_keys.is_empty() {
                     continue;

@@ -129,7 +129,7 @@ fn run(ops: &[Op]) -> Result<(), TestCaseError> {
                     let keyed = model.iter().flatten().filter(|(_, owned)| !owned).count();
                     prop_assert_eq!(visited, keyed);
                     for (id, slot) in model.iter_mut().enumerate() {
-                        if slot.is_some_and(|(_, owned)| !owned) && (id as u32).is_multiple_of(m) {
+                        if slot.is_some_and(|(_, owned)| !owned) && (id as u32) % m == 0 {
                             *slot = None;
                         }
                     }

@@ -81,7 +81,7 @@ impl<T: Elem> Record for SliceRecord<'_, T> {
 
     fn verify(&self) -> Result<(), String> {
         let start = self.slice.as_ptr() as usize;
-        if !start.is_multiple_of(align_of::<T>()) {
+        if start % align_of::<T>() != 0 {
             return Err(format!("{start:#x} is not aligned to {}", align_of::<T>()));
         }
         match self.slice.iter().position(|e| e.seed() != self.seed) {
