@@ -106,6 +106,7 @@
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
 //!   stale), `Serialize` for [`ArenaVec`], [`ArenaString`] and [`ArenaBox`].
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
 
