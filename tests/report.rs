@@ -24,16 +24,22 @@ fn a_quick_tiny_run_writes_the_chart_and_the_figures() {
     assert!(stdout.contains("Summary"), "{stdout}");
     assert!(stdout.contains(" peak ") && stdout.contains(" held "), "memory columns: {stdout}");
 
+    let tables = arena_kit_report::workloads::ALL.len();
     let svg = std::fs::read_to_string(out.join("report.svg")).expect("the chart is written");
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    assert!(svg.contains("arena-kit") && svg.contains("W7") && svg.contains("sharded-slab"));
-    assert!(svg.contains("mimalloc"), "mimalloc's rows have a family of their own");
+    assert!(svg.starts_with("<svg") && svg.contains(" viewBox=\"0 0 "));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches(r#"<g class="panel""#).count(), tables, "a panel per table");
+    assert!(svg.contains("<title>W7 -- "), "each panel titled with its id and verdict");
+    assert!(svg.contains(">sharded-slab Slab, 1 thread</text>"), "bars labelled by name");
+    assert!(svg.contains(r##"font-weight="bold" fill="#174a9c">arena-kit Pool (handles)</text>"##));
+    assert!(svg.contains(">mimalloc Vec&lt;u8&gt;</text>") && !svg.contains("Vec<u8>"), "escaped");
+    assert!(svg.contains(">1x</text>") && svg.contains(">4x</text>"), "a linear axis to 4x");
 
-    let normalised =
-        std::fs::read_to_string(out.join("report-normalised.svg")).expect("the second chart");
-    assert!(normalised.starts_with("<svg") && normalised.trim_end().ends_with("</svg>"));
-    assert!(normalised.contains("1 = fastest") && normalised.contains("W7"));
-    assert!(normalised.contains("mimalloc") && normalised.contains("bumpalo"));
+    let overview =
+        std::fs::read_to_string(out.join("report-normalised.svg")).expect("the overview");
+    assert!(overview.starts_with("<svg") && overview.trim_end().ends_with("</svg>"));
+    assert_eq!(overview.matches(r#"<g class="table">"#).count(), tables, "a line per table");
+    assert!(overview.contains(">arena-kit is ahead in ") && overview.contains(">W7</text>"));
     assert!(stdout.contains("report-normalised.svg"), "its path is printed: {stdout}");
 
     let json = std::fs::read_to_string(out.join("report.json")).expect("the figures are written");
