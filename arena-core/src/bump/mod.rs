@@ -512,8 +512,7 @@ impl<'p> Bump<'p> {
         old_layout: Layout,
         new_layout: Layout,
     ) -> bool {
-        if !self.is_tip(ptr, old_layout) || ptr.as_ptr().addr() % new_layout.align() != 0
-        {
+        if !self.is_tip(ptr, old_layout) || ptr.as_ptr().addr() % new_layout.align() != 0 {
             return false;
         }
         let new_padded = new_layout.pad_to_align().size();
