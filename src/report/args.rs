@@ -58,8 +58,8 @@ OPTIONS:
     --only ID       run one workload and its variants: W1 (with W1-2t), W2, W3 (with W3-50k, W3-2t),
                     W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7 (with W7-par), W8 (with W8-scan, W8-step), W9;
                     a full id (W6-1M) runs that table alone
-    --runs N        rounds at least per table (default 7, 3 with --quick)
-    --seconds S     seconds a table's rounds go on for once N are done (default 2.5, 0.3 with --quick)
+    --runs N        rounds at least per table (default 3: one per fresh set of child processes)
+    --seconds S     seconds a table's rounds go on for once N are done (default 2, 0.3 with --quick)
     --instructions  also count instructions per operation under callgrind (needs valgrind on the PATH;
                     takes minutes): every single-thread table, each contender at two sizes
     --out DIR       where report.svg and report.json go (default target/report)
@@ -181,10 +181,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         }
     }
     if options.runs == 0 {
-        options.runs = if options.quick { 3 } else { 7 };
+        options.runs = 3;
     }
     if options.seconds < 0.0 {
-        options.seconds = if options.quick { 0.3 } else { 2.5 };
+        options.seconds = if options.quick { 0.3 } else { 2.0 };
     }
     Ok(Command::Run(options))
 }
@@ -245,10 +245,10 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_seven_runs_into_target_report() {
+    fn defaults_are_three_rounds_into_target_report() {
         let Command::Run(o) = parse_strs(&[]).unwrap() else { panic!("not a run") };
-        assert_eq!((o.quick, o.runs, o.scale, o.only), (false, 7, 1, None));
-        assert!((o.seconds - 2.5).abs() < 1e-9 && !o.instructions);
+        assert_eq!((o.quick, o.runs, o.scale, o.only), (false, 3, 1, None));
+        assert!((o.seconds - 2.0).abs() < 1e-9 && !o.instructions);
         assert_eq!(o.out, PathBuf::from("target/report"));
     }
 

@@ -304,7 +304,12 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         versions: versions::PEER_VERSIONS.iter().copied().collect(),
         workloads: Vec::new(),
     };
-    let plan = rounds::Plan { min_rounds: options.runs, seconds: options.seconds, max_rounds: 400 };
+    let plan = rounds::Plan {
+        min_rounds: options.runs,
+        seconds: options.seconds,
+        max_rounds: 400,
+        epochs: 3,
+    };
     println!("{}", versions::line());
     for (i, workload) in selected.iter().enumerate() {
         let size = if options.quick { workload.quick_size } else { workload.size };

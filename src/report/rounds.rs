@@ -8,6 +8,10 @@
 //! always follows the same neighbour and a slow moment of the machine lands on every row
 //! alike. Rounds go on until the plan's minimum is done and its time is up.
 //!
+//! The children are started afresh a few times per table ([`Plan::epochs`]), the rounds
+//! shared out among them: what one process's memory placement does to a contender for
+//! its whole life then shows as spread, not as a difference between two runs.
+//!
 //! Each row then has one time per round; [`super::stats`] turns them into a median with
 //! its spread, and two rows into paired ratios.
 
@@ -30,6 +34,11 @@ pub struct Plan {
     pub seconds: f64,
     /// Rounds at most, however short they are.
     pub max_rounds: usize,
+    /// Times the children are started afresh, the rounds shared out among them (at most
+    /// one per round). A process's heap, addresses and page placement make a contender a
+    /// few percent faster or slower for that process's whole life; fresh processes put
+    /// that difference into the spread instead of into the verdict.
+    pub epochs: usize,
 }
 
 /// The order round `round` asks `n` contenders in: a rotation of `0..n` that starts one
@@ -124,6 +133,42 @@ impl Server {
     }
 }
 
+/// Each contender's warm-up with its child's pid, and what the probed ones hold.
+type Warmed = (Vec<(child::Warm, u32)>, Vec<MemoryRow>);
+
+/// Starts a serving child for each of `tasks`: the children, which child hosts each
+/// contender (and its place there), each contender's warm-up with its child's pid, and
+/// what the probed contenders hold.
+#[expect(clippy::type_complexity, reason = "a private helper's four results")]
+fn start_all(
+    exe: &Path,
+    workload: &Workload,
+    tasks: &[ServeTask],
+) -> Result<(Vec<Server>, Vec<(usize, usize)>, Vec<(child::Warm, u32)>, Vec<MemoryRow>), String> {
+    let n = workload.contenders.len();
+    let mut servers = Vec::with_capacity(tasks.len());
+    let mut host = Vec::with_capacity(n);
+    let mut warm = Vec::with_capacity(n);
+    let mut memory = Vec::new();
+    for task in tasks {
+        let (server, ready) = Server::start(exe, task)?;
+        for (local, row) in ready.rows.into_iter().enumerate() {
+            host.push((servers.len(), local));
+            warm.push((row, ready.pid));
+        }
+        memory.extend(ready.memory);
+        servers.push(server);
+    }
+    if warm.len() != n {
+        return Err(format!(
+            "{}: the children hosted {} contenders, not {n}",
+            workload.id,
+            warm.len()
+        ));
+    }
+    Ok((servers, host, warm, memory))
+}
+
 /// Times `workload` at `size` in rounds, as `plan` says, in child processes of `exe`
 /// (this binary), one per contender or one for all as `isolate` says.
 ///
@@ -147,42 +192,47 @@ pub fn measure(
             .map(|i| ServeTask { id: workload.id.to_owned(), size, contender: Some(i) })
             .collect(),
     };
-    // Per contender: which server hosts it, and its place among that server's contenders.
-    let mut servers = Vec::with_capacity(tasks.len());
-    let mut host = Vec::with_capacity(n);
-    let mut warm = Vec::with_capacity(n);
-    let mut memory = Vec::new();
-    for task in &tasks {
-        let (server, ready) = Server::start(exe, task)?;
-        for (local, row) in ready.rows.into_iter().enumerate() {
-            host.push((servers.len(), local));
-            warm.push((row, ready.pid));
-        }
-        memory.extend(ready.memory);
-        servers.push(server);
-    }
-    if warm.len() != n {
-        return Err(format!(
-            "{}: the children hosted {} contenders, not {n}",
-            workload.id,
-            warm.len()
-        ));
-    }
+    let epochs = plan.epochs.clamp(1, plan.min_rounds.max(1));
+    let per_epoch = plan.min_rounds.max(1).div_ceil(epochs);
+    #[expect(clippy::cast_precision_loss, reason = "a handful of epochs")]
+    let budget = Duration::from_secs_f64(plan.seconds / epochs as f64);
+    let max_per_epoch = plan.max_rounds.max(1).div_ceil(epochs);
     let mut seconds = vec![Vec::new(); n];
-    let start = Instant::now();
-    let budget = Duration::from_secs_f64(plan.seconds);
-    for round in 0..plan.max_rounds.max(1) {
-        if round >= plan.min_rounds.max(1) && start.elapsed() >= budget {
-            break;
+    let mut first: Option<Warmed> = None;
+    let mut round = 0;
+    for _ in 0..epochs {
+        let (mut servers, host, warm, memory) = start_all(exe, workload, &tasks)?;
+        let start = Instant::now();
+        for in_epoch in 0..max_per_epoch {
+            if in_epoch >= per_epoch && start.elapsed() >= budget {
+                break;
+            }
+            for i in order(n, round) {
+                let (s, local) = host[i];
+                seconds[i].push(servers[s].sample(local)?);
+            }
+            round += 1;
         }
-        for i in order(n, round) {
-            let (s, local) = host[i];
-            seconds[i].push(servers[s].sample(local)?);
+        for server in servers {
+            server.quit()?;
+        }
+        // The first epoch's warm-up is the row's (checksum, memory, pid); later epochs
+        // must build the same.
+        match &first {
+            None => first = Some((warm, memory)),
+            Some((w, _)) => {
+                if let Some(((a, _), (b, _))) =
+                    w.iter().zip(&warm).find(|((a, _), (b, _))| a.checksum != b.checksum)
+                {
+                    return Err(format!(
+                        "{}: {} built checksum {} in one child and {} in another",
+                        workload.id, a.contender, a.checksum, b.checksum
+                    ));
+                }
+            }
         }
     }
-    for server in servers {
-        server.quit()?;
-    }
+    let Some((warm, memory)) = first else { unreachable!("at least one epoch ran") };
     Ok(Measured { warm, seconds, memory })
 }
 
