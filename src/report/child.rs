@@ -145,9 +145,9 @@ pub fn serve(
             .and_then(|i| i.parse::<usize>().ok())
             .filter(|&i| i < contenders.len())
             .ok_or_else(|| format!("{}: not a request: `{request}`", task.id))?;
-        #[expect(clippy::cast_precision_loss, reason = "repeat counts are small")]
         // A run longer than a stretch is its own sample: disturbances average out within it.
         let stretches = if repeats[index] > 1 { STRETCHES } else { 1 };
+        #[expect(clippy::cast_precision_loss, reason = "repeat counts are small")]
         let seconds = (0..stretches)
             .map(|_| time_runs(contenders[index].run, task.size, repeats[index]))
             .fold(f64::INFINITY, f64::min)
