@@ -1,5 +1,5 @@
 //! The child processes of the report. The report re-runs its own binary with
-//! `--serve ID --size N [--contender I]` ([`args::serve_args`]); the child warms up the
+//! `--serve ID --size N [--contender I]` ([`serve_args`](super::args::serve_args)); the child warms up the
 //! contenders it hosts in its own fresh process, says so in one [`Ready`] line on stdout,
 //! then times one sample per `sample I` line it reads on stdin and answers with the
 //! seconds per run, until `quit` or the end of its input. The report keeps every child of

@@ -5,7 +5,7 @@
 //!
 //! Only the report binary registers it (`#[global_allocator]` in `src/main.rs`); the
 //! library and the criterion benches keep the plain system allocator, and the report
-//! passes the registered counter to [`measure`](super::measure) by reference.
+//! passes the registered counter to [`serve`](super::child::serve) by reference.
 //!
 //! Invariant C1: every method of the [`GlobalAlloc`] impl forwards its arguments
 //! unchanged to `System` and returns what `System` returned, so the caller's contract
