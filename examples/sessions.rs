@@ -152,7 +152,7 @@ fn an_edited_save_loads_consistently_or_not_at_all() {
     assert_ne!(edited, saved);
     let err = Store::load(&edited).err().expect("refused").to_string();
     assert!(err.contains("version"), "{err}");
-    // A cart far past the last session costs the document its bytes: no allocation
+    // A cart far past every session costs the document its bytes: no allocation
     // for an index the document does not spell out.
     let far = saved.replacen(r#""carts":["#, r#""carts":[null,null,null,"#, 1);
     let loaded = Store::load(&far).unwrap();
