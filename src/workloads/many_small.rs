@@ -92,6 +92,10 @@ pub fn typed_arena(n: usize) -> u64 {
 /// pointer bump with no alignment to compute: the slots are `u32`s already), through the
 /// same per-value read as every contender. Safe code: the slots are the buffer's spare
 /// capacity, taken in order.
+///
+/// # Panics
+///
+/// Never: `sum_allocs` asks for exactly `n` slots, and `n` are reserved.
 #[must_use]
 pub fn limit_reserved_vec(n: usize) -> u64 {
     let mut buffer: Vec<u32> = Vec::with_capacity(n);
