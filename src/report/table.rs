@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::stats::{Spread, Standing};
-use super::{Report, Row, WorkloadResult, is_arena_kit, is_limit};
+use super::{Report, Row, WorkloadResult, is_limit};
 
 /// A byte count in binary units: `512 B`, `12.3 KiB`, `4.00 MiB`.
 #[must_use]
@@ -125,9 +125,8 @@ pub fn summary(report: &Report) -> String {
         out,
         "  arena-kit is ahead in {ahead} tables, level in {level}, behind in {behind}"
     );
-    let ours_rows =
-        report.workloads.iter().flat_map(|w| &w.rows).filter(|r| is_arena_kit(&r.contender));
-    if report.instructions && ours_rows.clone().any(|r| r.instructions.is_some()) {
+    let counted = report.workloads.iter().flat_map(|w| &w.rows).any(|r| r.instructions.is_some());
+    if counted {
         let _ = writeln!(out, "  (instructions per operation are in each table's last column)");
     }
     out

@@ -34,6 +34,7 @@ use std::cell::{Cell, RefCell};
 use crate::brand::{Brand, Id};
 use crate::error::TryAllocError;
 use crate::pool::Pool;
+use crate::pool::version::{NO_SLOT, Version};
 use crate::pool::{Handle, Key};
 use crate::sync::spin_lock::{SpinGuard, SpinLock};
 
@@ -556,9 +557,8 @@ impl<'id, T> SyncPool<'id, T> {
         #[expect(clippy::cast_possible_truncation, reason = "the fields of the u128")]
         let (shard, key) = ((raw >> 64) as u32, raw as u64);
         if raw >> 96 != 0 || shard as usize >= self.shards.len() {
-            // Shard 0 exists (a pool has at least one); a key at `u64::MAX` names no
-            // value there (its version has bit 1 set).
-            return SyncKey { shard: 0, key: Key::from_raw_in(u64::MAX, self.brand) };
+            // Shard 0 exists (a pool has at least one); a key at no slot names no value.
+            return SyncKey { shard: 0, key: Key::new(NO_SLOT, Version::FIRST, self.brand) };
         }
         SyncKey { shard, key: Key::from_raw_in(key, self.brand) }
     }
