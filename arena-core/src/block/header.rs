@@ -19,6 +19,13 @@
 //!   is `None` while the block is outside a list, and only this module reads or writes
 //!   it. A list owns its blocks through these links, so moving a block between lists
 //!   moves ownership, and no block is ever in two lists.
+//! - **(B4) A block from [`Block::allocate`] ends at or below address `isize::MAX`**: an
+//!   allocation that would end higher is given back and reported as out of memory (no
+//!   64-bit platform's heap reaches there; a 32-bit one's might). So a cursor in such a
+//!   block plus any padded `Layout`'s size and alignment mask (at most `isize::MAX`
+//!   together) never overflows a `usize`, and the bump's fast path needs no overflow
+//!   check. [`Block::reallocate`] does not keep B4: it resizes only buffer blocks, which
+//!   nothing bumps into (the bump's S5).
 //!
 //! What no type here can prove is whether anything still points into a block's *data*
 //! (a scope hands out references into it). Freeing, resizing and recycling a block are
@@ -111,6 +118,12 @@ pub(crate) fn fits_standard(layout: Layout, block_size: usize) -> bool {
     layout.size() <= capacity && worst_pad <= capacity - layout.size()
 }
 
+/// Whether an allocation of `size` bytes at `base` ends at or below `isize::MAX` (B4).
+#[inline]
+fn ends_low(base: NonNull<u8>, size: usize) -> bool {
+    base.addr().get().checked_add(size).is_some_and(|end| isize::try_from(end).is_ok())
+}
+
 impl Block {
     /// Allocates a block of `size` bytes aligned to `align` from the system and writes its
     /// header.
@@ -133,6 +146,12 @@ impl Block {
         let layout = Layout::from_size_align(size, align)
             .map_err(|_| AllocError::LayoutTooLarge { size, align })?;
         let base = raw::allocate(layout).ok_or(AllocError::OutOfMemory { size, align })?;
+        if !ends_low(base, size) {
+            // SAFETY: `base` came from `raw::allocate(layout)` just now, and nothing else
+            // holds it.
+            unsafe { raw::deallocate(base, layout) };
+            return Err(AllocError::OutOfMemory { size, align });
+        }
         let header = base.cast::<BlockHeader>();
         // SAFETY: `base` is a fresh allocation of `size >= HEADER` bytes (asserted above)
         // aligned to `align >= align_of::<BlockHeader>()`, so a header fits at its start.
@@ -418,5 +437,21 @@ impl BlockList {
 impl fmt::Debug for BlockList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// B4's test, at the edge: an allocation may end at `isize::MAX`, not a byte past.
+    #[test]
+    fn a_block_may_end_at_isize_max_and_no_higher() {
+        let at = |addr: usize| NonNull::new(core::ptr::without_provenance_mut(addr)).unwrap();
+        let top = isize::MAX as usize;
+        assert!(ends_low(at(top - 100), 100));
+        assert!(!ends_low(at(top - 100), 101));
+        assert!(!ends_low(at(usize::MAX - 8), 16), "an end past usize::MAX");
+        assert!(ends_low(at(16), 4096));
     }
 }

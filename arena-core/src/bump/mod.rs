@@ -281,6 +281,9 @@ impl<'p> Bump<'p> {
 
     /// Bump within the current block, or `None`.
     ///
+    /// S1 and the block's B4 keep `cur` at or below `isize::MAX`, so the sum below needs
+    /// no overflow check: the fast path is an add, a mask, a compare and a store.
+    ///
     /// `layout.size()` must be a multiple of `layout.align()` (true of every Rust type and
     /// array; other layouts are padded first). Then the end of the new allocation is
     /// `align_up(cur + size)`, so the loop-carried chain through `cur` is one add and one
@@ -290,9 +293,10 @@ impl<'p> Bump<'p> {
         debug_assert!(layout.size() % layout.align() == 0, "bump needs a padded layout");
         let cur = self.cur.get();
         let mask = layout.align() - 1;
-        // `Layout` bounds `size + mask` by `isize::MAX`; the address sum can only overflow
-        // on targets where the heap reaches the top of the address space.
-        let new_end = cur.addr().checked_add(layout.size() + mask)? & !mask;
+        // No overflow: a padded `Layout` bounds `size + mask` by `isize::MAX`, and `cur`
+        // lies in a block that ends at or below `isize::MAX` (the block's B4), or is the
+        // dangling sentinel, a small address.
+        let new_end = (cur.addr() + (layout.size() + mask)) & !mask;
         if new_end <= self.end.get().addr() {
             // `new_end - size >= cur` is aligned (both terms are multiples of `align`),
             // and `new_end <= end`: the allocation lies within the current block.
