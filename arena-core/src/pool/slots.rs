@@ -116,7 +116,10 @@ pub(super) struct Slots<T> {
 
 /// Where generations start, and where new slots start above that.
 mod start {
-    use super::{GEN_MASK, GEN_SHIFT, MAX_AGE};
+    use super::{GEN_MASK, GEN_SHIFT, MAX_AGE, OCCUPIED, OWNED};
+
+    /// The meta word's two flag bits.
+    const FLAG_BITS: u32 = OCCUPIED | OWNED;
 
     /// The salt (where generations start, see the module docs: 0 for a branded pool)
     /// and the floor: how far above the salt new slots start, above the age of any slot
@@ -130,6 +133,11 @@ mod start {
         salt: u32,
         floor: u32,
         new_meta: u32,
+        /// The generation two below the salt, shifted into place: a slot whose
+        /// generation is this or the next has an age of `MAX_AGE - 1` or `MAX_AGE`, and
+        /// retires at its removal. Kept so that the removal's test is a subtraction and
+        /// a mask instead of a shift, a subtraction, a negation and a mask.
+        last_two: u32,
     }
 
     impl Start {
@@ -138,7 +146,25 @@ mod start {
         pub(super) fn new(salt: u32, floor: u32) -> Self {
             debug_assert!(salt <= GEN_MASK && floor <= MAX_AGE, "salt and floor below 2^30");
             // Both below 2^30: the sum does not overflow.
-            Start { salt, floor, new_meta: ((salt + floor) & GEN_MASK) << GEN_SHIFT }
+            Start {
+                salt,
+                floor,
+                new_meta: ((salt + floor) & GEN_MASK) << GEN_SHIFT,
+                last_two: (salt.wrapping_sub(2) & GEN_MASK) << GEN_SHIFT,
+            }
+        }
+
+        /// The meta word a slot of meta word `meta` gets when its value leaves: vacant,
+        /// one generation on; `None` if that generation would be its last (the slot
+        /// retires, L4): its age, generation less salt, is `MAX_AGE - 1` or `MAX_AGE`.
+        #[inline]
+        pub(super) fn next_vacant_meta(self, meta: u32) -> Option<u32> {
+            // Bits 2.. of the difference are the generation less `salt - 2`, modulo
+            // 2^30 (`last_two` has its low bits clear, so the flags do not borrow); it
+            // is 0 or 1, bits 3.. all clear, exactly for those two ages.
+            let retires = meta.wrapping_sub(self.last_two) & !(FLAG_BITS | 1 << GEN_SHIFT) == 0;
+            // Generation + 1 modulo 2^30: the carry out of bit 31 falls off.
+            (!retires).then_some((meta & !FLAG_BITS).wrapping_add(1 << GEN_SHIFT))
         }
 
         #[inline]
@@ -248,10 +274,9 @@ impl<T> Slots<T> {
         }
         let index = self.free_head;
         let retired = self.retired_meta();
-        let salt = self.start.salt();
         let slot = &mut self.entries[index as usize];
         let version = Version::of_meta(slot.meta);
-        let place = if let Some(next) = next_vacant_meta(salt, slot.meta) {
+        let place = if let Some(next) = self.start.next_vacant_meta(slot.meta) {
             // Burnt: the slot's next value gets the generation after the claimed one.
             slot.meta = next;
             Place::Head
@@ -493,7 +518,7 @@ impl<T> Slots<T> {
         // SAFETY: the value is read once: the slot is marked vacant right below.
         let value = unsafe { ManuallyDrop::take(field) };
         self.len -= 1;
-        if let Some(meta) = next_vacant_meta(self.start.salt(), slot.meta) {
+        if let Some(meta) = self.start.next_vacant_meta(slot.meta) {
             slot.meta = meta;
             slot.body = Body { next: self.free_head };
             self.free_head = index;
@@ -778,8 +803,7 @@ impl<T> Slots<T> {
             // (keeping L1).
             let value = unsafe { ManuallyDrop::take(field) };
             slots.entries[hi] = Slot {
-                meta: next_vacant_meta(slots.start.salt(), from_meta)
-                    .unwrap_or(slots.retired_meta()),
+                meta: slots.start.next_vacant_meta(from_meta).unwrap_or(slots.retired_meta()),
                 body: Body { next: NONE },
             };
             // Slot `lo` was vacant: overwriting its link drops nothing. Occupied and
@@ -797,15 +821,6 @@ impl<T> Slots<T> {
     fn is_free(&self, meta: u32) -> bool {
         meta & OCCUPIED == 0 && !self.is_retired(meta)
     }
-}
-
-/// The meta word a slot of meta word `meta` gets when its value leaves: vacant, one
-/// generation on; `None` if that generation would be its last (the slot retires, L4).
-#[inline]
-fn next_vacant_meta(salt: u32, meta: u32) -> Option<u32> {
-    let generation = meta >> GEN_SHIFT;
-    let age = generation.wrapping_sub(salt) & GEN_MASK;
-    (age + 1 < MAX_AGE).then_some(((generation + 1) & GEN_MASK) << GEN_SHIFT)
 }
 
 /// Whether two of `indices` are equal (quadratic: the arrays are a handful long).
@@ -1340,6 +1355,32 @@ mod tests {
         assert_eq!(size_of::<Slot<[u8; 13]>>(), 20);
         assert_eq!(size_of::<Slot<u64>>(), 16);
         assert_eq!(size_of::<Slot<[f32; 7]>>(), 32);
+    }
+
+    /// The removal's test, against its definition: the age (generation less salt) after
+    /// the removal is below `MAX_AGE`, for salts and generations around every wrap.
+    #[test]
+    fn next_vacant_meta_retires_exactly_at_the_last_two_ages() {
+        let edges = [0, 1, 2, 3, 7, 1 << 20, GEN_MASK - 2, GEN_MASK - 1, GEN_MASK];
+        for salt in edges {
+            let start = Start::new(salt, 0);
+            for base in edges {
+                for step in 0..6_u32 {
+                    let generation = base.wrapping_add(step) & GEN_MASK;
+                    for flags in [0, OCCUPIED, OCCUPIED | OWNED, OWNED] {
+                        let meta = generation << GEN_SHIFT | flags;
+                        let age = generation.wrapping_sub(salt) & GEN_MASK;
+                        let expected = (age + 1 < MAX_AGE)
+                            .then_some(((generation + 1) & GEN_MASK) << GEN_SHIFT);
+                        assert_eq!(
+                            start.next_vacant_meta(meta),
+                            expected,
+                            "salt {salt} meta {meta}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// Inserts one value keyed, pretends slot 0 was reused up to two short of retirement,
