@@ -80,8 +80,31 @@ use crate::pool::version::{GEN_MASK, GEN_SHIFT, OCCUPIED, OWNED, Version};
 /// The age (generation less the salt) of a retired slot; no value is ever stored at it,
 /// except in a slot born there (the floor reached it), which retires at its removal.
 const MAX_AGE: u32 = GEN_MASK;
-/// "No next vacant slot".
-const NONE: u32 = u32::MAX;
+/// A free-list link: the index of a vacant slot plus one, or zero for none (the end of
+/// the list). Stored one up so that the end is a zero (one test on the insert path) and
+/// so that an index leaves the list already in the form a `Handle` carries (index + 1):
+/// a branded pool's insert at the free-list head makes its handle from the link without
+/// an add. `index < MAX_SLOTS`, so the sum fits a `u32`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Link(u32);
+
+impl Link {
+    /// No next vacant slot.
+    const NONE: Link = Link(0);
+
+    /// The link to slot `index` (below `MAX_SLOTS`).
+    #[inline]
+    fn to(index: u32) -> Link {
+        debug_assert!((index as usize) < MAX_SLOTS, "a slot index");
+        Link(index + 1)
+    }
+
+    /// The slot linked to, if any.
+    #[inline]
+    fn index(self) -> Option<u32> {
+        self.0.checked_sub(1)
+    }
+}
 /// Slots the index space holds (`Handle` stores index + 1 in a `Version`).
 pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
 
@@ -94,13 +117,13 @@ struct Slot<T> {
 /// A slot's body: the value, or the next vacant index.
 union Body<T> {
     value: ManuallyDrop<T>,
-    next: u32,
+    next: Link,
 }
 
 /// Free-list storage of `T`s by index and version; see the module docs.
 pub(super) struct Slots<T> {
     entries: Vec<Slot<T>>,
-    free_head: u32,
+    free_head: Link,
     len: usize,
     /// Most slots there have been, recorded when slots are given back
     /// (`shrink_to_fit`); the peak of live values is the larger of this and the slot
@@ -199,7 +222,7 @@ impl<T> Slots<T> {
     pub(super) fn with_capacity(capacity: usize, salt: u32) -> Self {
         Slots {
             entries: Vec::with_capacity(capacity),
-            free_head: NONE,
+            free_head: Link::NONE,
             len: 0,
             peak: 0,
             start: Start::new(salt & GEN_MASK, 0),
@@ -232,7 +255,7 @@ impl<T> Slots<T> {
     /// Nothing about the storage changes until the entry is filled.
     #[inline]
     pub(super) fn vacant(&mut self) -> Result<Vacant<'_, T>, AllocError> {
-        if self.free_head == NONE {
+        let Some(head) = self.free_head.index() else {
             let len = self.entries.len();
             // One compare on the fast path: room in the buffer, and below `MAX_SLOTS`.
             if len >= self.entries.capacity().min(MAX_SLOTS) {
@@ -240,8 +263,8 @@ impl<T> Slots<T> {
             }
             // `len < MAX_SLOTS`, which fits a `u32`.
             return Ok(Vacant { index: len as u32, at_end: true, slots: self });
-        }
-        Ok(Vacant { index: self.free_head, at_end: false, slots: self })
+        };
+        Ok(Vacant { index: head, at_end: false, slots: self })
     }
 
     /// Makes room for one more slot at the end of both vectors.
@@ -263,16 +286,19 @@ impl<T> Slots<T> {
     /// [`Claim`]. Makes a new slot at the end (vacant, the free list's only entry) when no
     /// freed one is left; that is the only step that can fail.
     pub(super) fn claim(&mut self) -> Result<Claim<'_, T>, AllocError> {
-        let pushed = self.free_head == NONE;
+        let pushed = self.free_head == Link::NONE;
         if pushed {
             // Room for a slot at the end, made as for an insert (V1).
             let index = self.vacant()?.index;
             // A vacant slot at the floor's generation, linked as the whole free list (L2;
             // it was empty).
-            self.entries.push(Slot { meta: self.start.new_meta(), body: Body { next: NONE } });
-            self.free_head = index;
+            self.entries
+                .push(Slot { meta: self.start.new_meta(), body: Body { next: Link::NONE } });
+            self.free_head = Link::to(index);
         }
-        let index = self.free_head;
+        let Some(index) = self.free_head.index() else {
+            unreachable!("the free list has a head: a slot was just pushed if it had none")
+        };
         let retired = self.retired_meta();
         let slot = &mut self.entries[index as usize];
         let version = Version::of_meta(slot.meta);
@@ -521,7 +547,7 @@ impl<T> Slots<T> {
         if let Some(meta) = self.start.next_vacant_meta(slot.meta) {
             slot.meta = meta;
             slot.body = Body { next: self.free_head };
-            self.free_head = index;
+            self.free_head = Link::to(index);
         } else {
             // Retired: no generation is left to tell its next value from this one (L4).
             slot.meta = (self.start.salt().wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
@@ -681,7 +707,7 @@ impl<T> Slots<T> {
                     storage.len += 1;
                     Body { value: ManuallyDrop::new(value) }
                 }
-                (false, None) => Body { next: NONE },
+                (false, None) => Body { next: Link::NONE },
                 _ => return Err("a slot holds a value exactly when its meta word says so"),
             };
             storage.entries.push(Slot { meta, body });
@@ -699,13 +725,13 @@ impl<T> Slots<T> {
 
     /// Threads the free list anew through every vacant, unretired slot, lowest index first.
     fn rebuild_free_list(&mut self) {
-        self.free_head = NONE;
+        self.free_head = Link::NONE;
         for i in (0..self.entries.len()).rev() {
             let m = self.entries[i].meta;
             if m & OCCUPIED == 0 && !self.is_retired(m) {
                 self.entries[i].body = Body { next: self.free_head };
                 // `i` < `MAX_SLOTS`, which fits a `u32`.
-                self.free_head = i as u32;
+                self.free_head = Link::to(i as u32);
             }
         }
     }
@@ -804,7 +830,7 @@ impl<T> Slots<T> {
             let value = unsafe { ManuallyDrop::take(field) };
             slots.entries[hi] = Slot {
                 meta: slots.start.next_vacant_meta(from_meta).unwrap_or(slots.retired_meta()),
-                body: Body { next: NONE },
+                body: Body { next: Link::NONE },
             };
             // Slot `lo` was vacant: overwriting its link drops nothing. Occupied and
             // filled become true together (L1).
@@ -913,7 +939,7 @@ impl<T: Clone> Slots<T> {
                 Body { value: ManuallyDrop::new(value.clone()) }
             } else if self.is_retired(slot.meta) {
                 // A retired slot's body may still hold the bytes of its last value.
-                Body { next: NONE }
+                Body { next: Link::NONE }
             } else {
                 // SAFETY: L1, L2: a vacant slot that is not retired holds its link.
                 Body { next: unsafe { slot.body.next } }
@@ -1336,7 +1362,7 @@ impl<T> Drop for Claim<'_, T> {
             debug_assert_eq!(self.index as usize + 1, storage.entries.len(), "C1: the last slot");
             // The free list was empty before the claim (C1): the slot was all of it.
             storage.entries.pop();
-            storage.free_head = NONE;
+            storage.free_head = Link::NONE;
             // The next slot made here starts past the claimed version (L4). Below
             // `MAX_AGE`: a slot whose claimed age was the last would have retired
             // (`Place::Retired`).
@@ -1410,7 +1436,7 @@ mod tests {
             assert_eq!(slots.get(0, last), None);
             assert_eq!(slots.get(1, fresh), Some(&2));
             slots.rebuild_free_list();
-            assert_eq!(slots.free_head, NONE, "a retired slot never rejoins the free list");
+            assert_eq!(slots.free_head, Link::NONE, "a retired slot never rejoins the free list");
         }
     }
 
@@ -1515,7 +1541,7 @@ mod tests {
             }
             assert_eq!(slots.entries.len(), 1, "a retired slot stays, dropped or not");
             assert!(slots.is_retired(slots.entries[0].meta));
-            assert_eq!(slots.free_head, NONE);
+            assert_eq!(slots.free_head, Link::NONE);
             assert!(!slots.contains(0, version));
         }
     }
@@ -1531,7 +1557,7 @@ mod tests {
         let burnt = claim.version();
         assert_eq!(claim.index(), a);
         drop(claim);
-        assert_eq!((slots.entries.len(), slots.len(), slots.free_head), (2, 1, a));
+        assert_eq!((slots.entries.len(), slots.len(), slots.free_head), (2, 1, Link::to(a)));
         assert!(!slots.contains(a, burnt) && slots.contains(1, vb));
         // A claim of a new slot (2) dropped: it goes, and the floor moves past it.
         let (_, v0) = slots.vacant().unwrap().fill(3, false);
@@ -1539,7 +1565,7 @@ mod tests {
         let (index, burnt) = (claim.index(), claim.version());
         assert_eq!(index, 2);
         drop(claim);
-        assert_eq!((slots.entries.len(), slots.free_head), (2, NONE));
+        assert_eq!((slots.entries.len(), slots.free_head), (2, Link::NONE));
         let (i, v) = slots.vacant().unwrap().fill(4, false);
         assert_eq!(i, 2);
         assert!(burnt.is_older_than(v), "the new slot starts past the burnt version");
