@@ -101,16 +101,36 @@ const fn class_size(i: usize) -> usize {
     }
 }
 
+/// Every class size is a multiple of 16, so the class of a size depends only on how
+/// many 16-byte units it spans: [`CLASS_OF`] is indexed by `(size - 1) / 16`.
+const UNIT_SHIFT: u32 = 4;
+
+/// The class of each size from 1 to [`MAX_CLASS_SIZE`] by `(size - 1) >> UNIT_SHIFT`:
+/// the smallest class that holds the unit's largest size. A load instead of the
+/// leading-zero count, shifts and subtractions of a formula (W3 computes a class twice
+/// per operation, for the allocation and for its release).
+const CLASS_OF: [u8; MAX_CLASS_SIZE >> UNIT_SHIFT] = {
+    let mut table = [0; MAX_CLASS_SIZE >> UNIT_SHIFT];
+    let mut unit = 0;
+    let mut class = 0;
+    while unit < table.len() {
+        let largest = (unit + 1) << UNIT_SHIFT;
+        while class_size(class) < largest {
+            class += 1;
+        }
+        // Below `CLASSES` (20): the largest class is `MAX_CLASS_SIZE` itself.
+        #[expect(clippy::cast_possible_truncation, reason = "a class index, below 20")]
+        let index = class as u8;
+        table[unit] = index;
+        unit += 1;
+    }
+    table
+};
+
 /// The class of a non-zero `size` up to [`MAX_CLASS_SIZE`].
 #[inline]
 const fn class_of(size: usize) -> usize {
-    if size <= 128 {
-        size.div_ceil(16) - 1
-    } else {
-        let bits = usize::BITS - (size - 1).leading_zeros(); // 8 for 129..=256
-        let base = 1 << (bits - 1);
-        8 + (bits as usize - 8) * 4 + (size - 1 - base) / (base / 4)
-    }
+    CLASS_OF[(size - 1) >> UNIT_SHIFT] as usize
 }
 
 /// One class: its free list, the carving range of its newest block, its blocks.
