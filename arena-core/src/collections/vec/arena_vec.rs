@@ -280,7 +280,7 @@ impl<'s, T> ArenaVec<'s, T> {
     pub fn push(&mut self, value: T) {
         let len = self.len;
         if len == self.cap {
-            self.grow_for(1).unwrap_or_else(|e| fail(e));
+            (self.ptr, self.cap) = Self::grown_by_one(self.bump, self.ptr, len, self.cap);
         }
         // The length is read before the element is written and not after: a byte
         // store could alias it for all the compiler knows, and a reload would chain
@@ -929,6 +929,28 @@ impl<'s, T> ArenaVec<'s, T> {
         // SAFETY: callers pass `index < cap`, so the offset stays inside the buffer (or
         // is zero bytes for a zero-sized `T`).
         unsafe { self.ptr.add(index) }
+    }
+
+    /// [`push`](Self::push)'s growth: the buffer and capacity of a full vector of these
+    /// parts after growing by the policy of the module docs (panicking as `push` does on
+    /// failure). It takes the parts by value and returns them, so the vector's address
+    /// never leaves the caller: the compiler then knows that a store of an element
+    /// cannot change the vector's fields, and keeps the buffer pointer in a register
+    /// across pushes instead of loading it again after each store (W6).
+    #[cold]
+    #[inline(never)]
+    fn grown_by_one(
+        bump: &'s Bump<'s>,
+        ptr: NonNull<T>,
+        len: usize,
+        cap: usize,
+    ) -> (NonNull<T>, usize) {
+        // A copy of the parts that owns nothing: the caller's vector still owns the
+        // buffer (also if growing fails and this panics) and takes the new parts.
+        let mut parts =
+            mem::ManuallyDrop::new(ArenaVec { ptr, len, cap, bump, _owns: PhantomData });
+        parts.grow(1, false).unwrap_or_else(|e| fail(e));
+        (parts.ptr, parts.cap)
     }
 
     /// Grows so that `additional` more elements fit, by the policy of the module docs.
