@@ -118,10 +118,26 @@ pub(crate) fn fits_standard(layout: Layout, block_size: usize) -> bool {
     layout.size() <= capacity && worst_pad <= capacity - layout.size()
 }
 
-/// Whether an allocation of `size` bytes at `base` ends at or below `isize::MAX` (B4).
+/// Whether an allocation of `size` bytes (at most `isize::MAX`, as every layout's) at
+/// `base` ends at or below `isize::MAX` (B4).
 #[inline]
 fn ends_low(base: NonNull<u8>, size: usize) -> bool {
-    base.addr().get().checked_add(size).is_some_and(|end| isize::try_from(end).is_ok())
+    debug_assert!(isize::try_from(size).is_ok(), "a layout's size");
+    base.addr().get() <= isize::MAX as usize - size
+}
+
+/// Gives back an allocation that ends above `isize::MAX` (B4) and says why: out of
+/// memory, as far as the caller is concerned.
+///
+/// # Safety
+///
+/// `base` came from `raw::allocate(layout)`, and nothing else holds it.
+#[cold]
+#[inline(never)]
+unsafe fn refuse_high(base: NonNull<u8>, layout: Layout) -> AllocError {
+    // SAFETY: forwarded from the caller.
+    unsafe { raw::deallocate(base, layout) };
+    AllocError::OutOfMemory { size: layout.size(), align: layout.align() }
 }
 
 impl Block {
@@ -149,8 +165,7 @@ impl Block {
         if !ends_low(base, size) {
             // SAFETY: `base` came from `raw::allocate(layout)` just now, and nothing else
             // holds it.
-            unsafe { raw::deallocate(base, layout) };
-            return Err(AllocError::OutOfMemory { size, align });
+            return Err(unsafe { refuse_high(base, layout) });
         }
         let header = base.cast::<BlockHeader>();
         // SAFETY: `base` is a fresh allocation of `size >= HEADER` bytes (asserted above)
