@@ -200,12 +200,15 @@ impl BlockPool {
         BlockPool { cache: BlockCache::new(DEFAULT_BLOCK_SIZE, usize::MAX, None) }
     }
 
-    /// A pool whose standard blocks hold at least `bytes` bytes of data (and are at
-    /// least a page).
+    /// A pool whose standard blocks hold at least `bytes` bytes of data.
     ///
     /// The block is rounded up so that it and the system allocator's header fill whole
     /// pages: asking for 5 000 bytes gives 8 176-byte blocks on a 64-bit target, since
-    /// malloc would have spent those bytes anyway.
+    /// malloc would have spent those bytes anyway. Below a page, blocks come in 256-byte
+    /// steps (with the header: 240, 496, ... bytes): small blocks for many small, idle
+    /// scopes (a scope per connection, holding a few hundred bytes each), which then
+    /// hold a block of a few hundred bytes each instead of the default 8 KiB. A value
+    /// larger than a block gets a block of its own, as always.
     ///
     /// # Panics
     ///
@@ -217,6 +220,10 @@ impl BlockPool {
     /// let pool = arena_kit::BlockPool::with_block_size(5_000);
     /// assert!(pool.block_capacity() >= 5_000);
     /// assert_eq!((pool.block_size() + 16) % 4096, 0);
+    ///
+    /// let small = arena_kit::BlockPool::with_block_size(400);
+    /// assert_eq!(small.block_size(), 496); // 512 bytes with malloc's header
+    /// assert!(small.block_capacity() >= 400);
     /// ```
     #[must_use]
     #[track_caller]
@@ -231,8 +238,8 @@ impl BlockPool {
     }
 }
 
-/// The size of a standard block holding at least `bytes` bytes of data: page-filled, at
-/// least a page.
+/// The size of a standard block holding at least `bytes` bytes of data: page-filled
+/// (256-byte steps below a page).
 ///
 /// # Panics
 ///
@@ -241,7 +248,6 @@ impl BlockPool {
 pub(super) fn standard_block_size(bytes: usize) -> usize {
     let size = bytes
         .checked_add(HEADER)
-        .map(|b| b.max(raw::PAGE - raw::MALLOC_OVERHEAD))
         .and_then(raw::page_fill)
         .filter(|&s| s <= isize::MAX as usize - (BLOCK_ALIGN - 1));
     match size {

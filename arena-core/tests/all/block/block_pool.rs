@@ -27,11 +27,28 @@ fn one_block_serves_many_sequential_scopes() {
 #[test]
 fn standard_blocks_fill_whole_pages_with_the_malloc_header() {
     assert_eq!((DEFAULT_BLOCK_SIZE + 2 * size_of::<usize>()) % 4096, 0);
-    for bytes in [1, 4000, 5000, 8192, 100_000] {
+    for bytes in [4000, 5000, 8192, 100_000] {
         let pool = BlockPool::with_block_size(bytes);
         assert!(pool.block_capacity() >= bytes, "{bytes}");
         assert_eq!((pool.block_size() + 2 * size_of::<usize>()) % 4096, 0, "{bytes}");
     }
+}
+
+#[test]
+fn blocks_below_a_page_come_in_256_byte_steps() {
+    for bytes in [1, 100, 208, 209, 400, 2000, 4000 - 48] {
+        let pool = BlockPool::with_block_size(bytes);
+        assert!(pool.block_capacity() >= bytes, "{bytes}");
+        assert_eq!((pool.block_size() + 2 * size_of::<usize>()) % 256, 0, "{bytes}");
+        assert!(pool.block_capacity() < bytes + 256, "{bytes}: at most a step of slack");
+    }
+    // A scope on small blocks: a value larger than a block gets a block of its own.
+    let pool = BlockPool::with_block_size(200);
+    let scope = pool.scope();
+    let small = scope.alloc(7_u64);
+    let big = scope.alloc([1_u8; 1000]);
+    assert_eq!((*small, big.iter().map(|&b| usize::from(b)).sum::<usize>()), (7, 1000));
+    assert_eq!(scope.stats().blocks, 2);
 }
 
 #[test]
