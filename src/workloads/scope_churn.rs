@@ -18,6 +18,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope on BlockPool", run: scope_on_pool },
     Contender { name: "arena-kit Scope::reset", run: scope_reset },
     Contender { name: "arena-kit Scope::scoped", run: scope_scoped },
+    Contender { name: "arena-kit Scope::scoped, 496-byte blocks", run: scope_scoped_small },
     Contender { name: "arena-kit Arena (fresh)", run: arena_fresh },
     Contender { name: "Box", run: boxed },
     Contender { name: "mimalloc Box", run: mimalloc_boxed },
@@ -54,6 +55,16 @@ pub fn scope_reset(n: usize) -> u64 {
 #[must_use]
 pub fn scope_scoped(n: usize) -> u64 {
     let pool = BlockPool::new();
+    let mut scope = pool.scope();
+    sum_rounds(n, |i| scope.scoped(|s| *black_box(s.alloc(i))))
+}
+
+/// [`scope_scoped`] on a pool of small blocks (`BlockPool::with_block_size(400)`: 496
+/// bytes, 512 with malloc's header): the configuration for many small, idle scopes (a
+/// scope per connection), whose peak is one small block instead of the default 8 KiB.
+#[must_use]
+pub fn scope_scoped_small(n: usize) -> u64 {
+    let pool = BlockPool::with_block_size(400);
     let mut scope = pool.scope();
     sum_rounds(n, |i| scope.scoped(|s| *black_box(s.alloc(i))))
 }
