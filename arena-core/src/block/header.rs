@@ -154,6 +154,7 @@ impl Block {
     /// If `align` is below [`BLOCK_ALIGN`] or `size` cannot hold the header and its
     /// padding: a bug in the caller, checked on this cold path so that no argument can
     /// make the header write land outside the allocation.
+    #[inline]
     pub(crate) fn allocate(size: usize, align: usize) -> Result<Block, AllocError> {
         assert!(
             align >= BLOCK_ALIGN && size >= data_offset(align),
