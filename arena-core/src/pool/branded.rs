@@ -375,9 +375,11 @@ impl<'id, T> Pool<'id, T> {
         Key::new(index, version.unwrap_or(Version::FIRST), self.brand)
     }
 
-    /// Whether slot `index` holds a value a handle owns.
-    pub(super) fn is_owned_at(&self, index: u32) -> bool {
-        self.slots.is_owned(index)
+    /// The key of the value in slot `index` if it is occupied and no handle owns it.
+    #[inline]
+    pub(super) fn unowned_key_at(&self, index: u32) -> Option<Key<'id>> {
+        let version = self.slots.unowned_version_at(index)?;
+        Some(Key::new(index, version, self.brand))
     }
 
     /// The value in slot `index`, which must be occupied (checked: panics otherwise).

@@ -326,6 +326,14 @@ impl<T> Slots<T> {
         (meta & OCCUPIED != 0).then(|| Version::of_meta(meta))
     }
 
+    /// The version of occupied slot `index` if no handle owns it; `None` if it is
+    /// owned, vacant or out of bounds (one read of the meta word).
+    #[inline]
+    pub(super) fn unowned_version_at(&self, index: u32) -> Option<Version> {
+        let meta = self.entries.get(index as usize)?.meta;
+        (meta & (OCCUPIED | OWNED) == OCCUPIED).then(|| Version::of_meta(meta))
+    }
+
     /// Whether slot `index` holds the value of `version` (owned or not). A vacant slot
     /// never does (K1, in `pool/version.rs`).
     #[inline]

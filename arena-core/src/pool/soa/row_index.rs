@@ -388,9 +388,9 @@ impl<'id> RowIndex<'id> {
     }
 
     /// The key of the value at `row` if no handle owns it: the rows `retain` may remove.
+    #[inline]
     pub(super) fn unowned_key_at_row(&self, row: usize) -> Option<Key<'id>> {
-        let slot = *self.rows.get(row)?;
-        (!self.slots.is_owned_at(slot)).then(|| self.slots.key_at(slot))
+        self.slots.unowned_key_at(*self.rows.get(row)?)
     }
 
     /// Number of rows (values).
