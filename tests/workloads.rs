@@ -169,6 +169,11 @@ fn every_workload_has_one_bench_group_of_its_own() {
     );
     assert_eq!(
         by_file("derive"),
-        ["W8 derive churn", "W8 one-field scan of 100 000", "W8 position step of 100 000"]
+        [
+            "W8 derive churn",
+            "W8 one-field scan of 100 000",
+            "W8 position step of 100 000",
+            "W8 retain a tenth of 100 000",
+        ]
     );
 }

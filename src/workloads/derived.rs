@@ -15,7 +15,13 @@
 //!   `soa_derive`'s slices, the plain pool's `iter_mut()`, `Vec<Particle>` and two bare
 //!   `Vec<[f32; 3]>`.
 //!
-//! The scan and step runs build their population once and pass over it
+//! - Retain (`W8-retain`): a particle system's despawn: each frame drops a tenth of
+//!   100 000 particles (`retain`, the dead chosen by mass and frame) and spawns as many
+//!   new ones: the struct-of-arrays pool's and the plain pool's `retain` against
+//!   `Vec<Particle>::retain`, `soa_derive`'s `ParticleVec::retain` and slotmap's
+//!   `DenseSlotMap::retain` (the dense design the struct-of-arrays pool shares).
+//!
+//! The scan, step and retain runs build their population once and pass over it
 //! `n / POPULATION` times ([`PASSES`] in a full run), so building is a small part of the
 //! figure; the report and the criterion bench (`benches/derive.rs`) time these same
 //! functions.
@@ -46,6 +52,10 @@ pub const PASSES: usize = 2_000;
 pub const SCAN_VISITS: usize = POPULATION * PASSES;
 /// Particle visits per step run.
 pub const STEP_VISITS: usize = POPULATION * PASSES;
+/// Frames in a full retain run.
+pub const FRAMES: usize = 50;
+/// Particle visits per retain run (a frame visits every particle once).
+pub const RETAIN_VISITS: usize = POPULATION * FRAMES;
 /// The scan counts particles heavier than this.
 const HEAVY: f32 = 500.0;
 
@@ -420,4 +430,142 @@ pub fn step_limit(visits: usize) -> u64 {
         step_columns(black_box(&mut pos), &vel);
     }
     positions(pos.iter())
+}
+
+/// Every W8 retain contender, arena-kit first.
+pub const RETAIN_CONTENDERS: &[Contender] = &[
+    Contender { name: "arena-kit derive soa pool retain", run: retain_soa },
+    Contender { name: "arena-kit derive ParticlePool retain", run: retain_pool },
+    Contender { name: "Vec<Particle>::retain", run: retain_vec },
+    Contender { name: "soa_derive ParticleVec::retain", run: retain_soa_derive },
+    Contender { name: "slotmap DenseSlotMap::retain", run: retain_dense_slotmap },
+];
+
+/// Whether the particle of `mass` dies in `frame`: a tenth of the population each frame,
+/// a different tenth the next.
+fn dies(mass: f32, frame: usize) -> bool {
+    (mass as usize + frame).is_multiple_of(10)
+}
+
+/// Runs the frames of a retain run of `visits` over a population of `POPULATION`:
+/// `retain(frame)` drops the dead and returns how many it dropped, `spawn(id)` adds a new
+/// particle. The checksum is the dead counted plus `sum`'s total of the survivors'
+/// masses at the end, the same in every layout.
+fn frames(
+    visits: usize,
+    mut retain: impl FnMut(usize) -> usize,
+    mut spawn: impl FnMut(u64),
+    sum: impl FnOnce() -> u64,
+) -> u64 {
+    let mut next = 0;
+    for _ in 0..POPULATION {
+        spawn(next);
+        next += 1;
+    }
+    let mut dead = 0;
+    for frame in 0..visits.div_ceil(POPULATION) {
+        let dropped = retain(frame);
+        for _ in 0..dropped {
+            spawn(next);
+            next += 1;
+        }
+        dead += dropped as u64;
+    }
+    dead + sum()
+}
+
+/// The generated struct-of-arrays pool's `retain`: rows stay dense.
+#[must_use]
+pub fn retain_soa(visits: usize) -> u64 {
+    SoaParticlePool::with_capacity(POPULATION, |mut pool| {
+        let pool = core::cell::RefCell::new(&mut pool);
+        frames(
+            visits,
+            |frame| {
+                let mut pool = pool.borrow_mut();
+                let before = pool.len();
+                pool.retain(|_, p| !dies(*p.mass, frame));
+                before - pool.len()
+            },
+            |id| {
+                pool.borrow_mut().insert_keyed(Particle::new(id).into());
+            },
+            || pool.borrow().mass_column().iter().map(|&m| m as u64).sum(),
+        )
+    })
+}
+
+/// The generated plain pool's `retain` (slots stay where they are).
+#[must_use]
+pub fn retain_pool(visits: usize) -> u64 {
+    ParticlePool::with_capacity(POPULATION, |mut pool| {
+        let pool = core::cell::RefCell::new(&mut pool);
+        frames(
+            visits,
+            |frame| {
+                let mut pool = pool.borrow_mut();
+                let before = pool.len();
+                pool.retain(|_, p| !dies(p.mass, frame));
+                before - pool.len()
+            },
+            |id| {
+                pool.borrow_mut().insert_keyed(Particle::new(id));
+            },
+            || pool.borrow().iter().map(|(_, p)| p.mass as u64).sum(),
+        )
+    })
+}
+
+/// `Vec<Particle>::retain`: what dense storage without keys costs.
+#[must_use]
+pub fn retain_vec(visits: usize) -> u64 {
+    let particles = core::cell::RefCell::new(Vec::with_capacity(POPULATION));
+    frames(
+        visits,
+        |frame| {
+            let mut particles = particles.borrow_mut();
+            let before = particles.len();
+            particles.retain(|p: &Particle| !dies(p.mass, frame));
+            before - particles.len()
+        },
+        |id| particles.borrow_mut().push(Particle::new(id)),
+        || particles.borrow().iter().map(|p| p.mass as u64).sum(),
+    )
+}
+
+/// `soa_derive`'s `ParticleVec::retain`: struct-of-arrays without keys.
+#[must_use]
+pub fn retain_soa_derive(visits: usize) -> u64 {
+    let particles = core::cell::RefCell::new(ParticleVec::with_capacity(POPULATION));
+    frames(
+        visits,
+        |frame| {
+            let mut particles = particles.borrow_mut();
+            let before = particles.len();
+            particles.retain(|p| !dies(*p.mass, frame));
+            before - particles.len()
+        },
+        |id| particles.borrow_mut().push(Particle::new(id)),
+        || particles.borrow().mass.iter().map(|&m| m as u64).sum(),
+    )
+}
+
+/// slotmap's `DenseSlotMap::retain`: dense values with keys, the design the
+/// struct-of-arrays pool shares (one value array, one key indirection).
+#[must_use]
+pub fn retain_dense_slotmap(visits: usize) -> u64 {
+    let map = core::cell::RefCell::new(slotmap::DenseSlotMap::with_capacity(POPULATION));
+    frames(
+        visits,
+        |frame| {
+            let mut map = map.borrow_mut();
+            let before = map.len();
+            map.retain(|_, p: &mut Particle| !dies(p.mass, frame));
+            before - map.len()
+        },
+        |id| {
+            map.borrow_mut().insert(Particle::new(id));
+        },
+        || map.borrow().values().map(|p| p.mass as u64).sum(),
+    )
 }

@@ -357,6 +357,23 @@ pub const ALL: &[Workload] = &[
         bench: Bench { file: BenchFile::Derive, group: "W8 position step of 100 000", samples: 10 },
     },
     Workload {
+        id: "W8-retain",
+        title: "derive: despawn a tenth of 100 000 particles per frame (retain), spawn as many",
+        seed: "arena-kit's own: a particle system's despawn, dense struct-of-arrays rows with keys",
+        size: derived::RETAIN_VISITS,
+        quick_size: derived::RETAIN_VISITS / 10,
+        size_kind: SizeKind::Count,
+        per: "particle",
+        ops: same,
+        contenders: derived::RETAIN_CONTENDERS,
+        memory: &[],
+        bench: Bench {
+            file: BenchFile::Derive,
+            group: "W8 retain a tenth of 100 000",
+            samples: 10,
+        },
+    },
+    Workload {
         id: "W9",
         title: "random reads of 100 000 live values through keys, handles and a side table",
         seed: "slotmap's use case: checked keys and side tables against slotmap, slab and a Vec",
