@@ -564,12 +564,23 @@ impl<T> Slots<T> {
     }
 
     /// Applies the `max_free` policy after removals.
+    ///
+    /// Only the test for a policy is inline (a removal's fast path, with no policy set,
+    /// is a compare and a branch); the policy itself is out of line, so that the
+    /// removal stays small enough for the compiler to inline into its caller.
     #[inline]
     fn apply_max_free(&mut self) {
         if let Some(max_free) = self.max_free {
-            if self.entries.len() - self.len > max_free.saturating_mul(2) {
-                self.shrink_to_fit();
-            }
+            self.apply_max_free_policy(max_free);
+        }
+    }
+
+    /// The `max_free` policy: gives free slots back when more than twice `max_free` are
+    /// free.
+    #[inline(never)]
+    fn apply_max_free_policy(&mut self, max_free: usize) {
+        if self.entries.len() - self.len > max_free.saturating_mul(2) {
+            self.shrink_to_fit();
         }
     }
 
