@@ -123,6 +123,12 @@ union Body<T> {
 /// Free-list storage of `T`s by index and version; see the module docs.
 pub(super) struct Slots<T> {
     entries: Vec<Slot<T>>,
+    /// Slots the buffer surely holds, all below `MAX_SLOTS` (R1: at most
+    /// `min(entries.capacity(), MAX_SLOTS)`; zero when not known): an insert at the end
+    /// compares the slot count with it alone, one compare instead of a `min` of two
+    /// bounds. Only [`grow`](Self::grow) and [`reserve`](Self::reserve) raise it, from
+    /// the buffer's capacity; what shrinks or replaces the buffer sets it to zero.
+    room: usize,
     free_head: Link,
     len: usize,
     /// Most slots there have been, recorded when slots are given back
@@ -222,6 +228,8 @@ impl<T> Slots<T> {
     pub(super) fn with_capacity(capacity: usize, salt: u32) -> Self {
         Slots {
             entries: Vec::with_capacity(capacity),
+            // R1: unknown yet; the first insert at the end asks `grow`.
+            room: 0,
             free_head: Link::NONE,
             len: 0,
             peak: 0,
@@ -257,8 +265,8 @@ impl<T> Slots<T> {
     pub(super) fn vacant(&mut self) -> Result<Vacant<'_, T>, AllocError> {
         let Some(head) = self.free_head.index() else {
             let len = self.entries.len();
-            // One compare on the fast path: room in the buffer, and below `MAX_SLOTS`.
-            if len >= self.entries.capacity().min(MAX_SLOTS) {
+            // One compare on the fast path: room in the buffer, and below `MAX_SLOTS` (R1).
+            if len >= self.room {
                 self.grow()?;
             }
             // `len < MAX_SLOTS`, which fits a `u32`.
@@ -271,13 +279,16 @@ impl<T> Slots<T> {
     #[cold]
     #[inline(never)]
     fn grow(&mut self) -> Result<(), AllocError> {
-        if self.entries.len() >= MAX_SLOTS {
+        let len = self.entries.len();
+        if len >= MAX_SLOTS {
             return Err(AllocError::CapacityExceeded { max: MAX_SLOTS });
         }
-        if self.entries.try_reserve(1).is_err() {
+        if len >= self.entries.capacity() && self.entries.try_reserve(1).is_err() {
             let layout = core::alloc::Layout::new::<Slot<T>>();
             return Err(AllocError::OutOfMemory { size: layout.size(), align: layout.align() });
         }
+        // R1, from the capacity the buffer has now: above `len`, which is below both.
+        self.room = self.entries.capacity().min(MAX_SLOTS);
         Ok(())
     }
 
@@ -641,6 +652,8 @@ impl<T> Slots<T> {
         let vacant = self.entries.len() - self.len;
         let needed = additional.saturating_sub(vacant);
         self.entries.reserve(needed);
+        // R1, from the capacity the buffer has now.
+        self.room = self.entries.capacity().min(MAX_SLOTS);
     }
 
     /// The counters.
@@ -657,6 +670,8 @@ impl<T> Slots<T> {
     pub(super) fn shrink_to_fit(&mut self) {
         self.truncate_vacant_tail();
         self.entries.shrink_to_fit();
+        // R1: the buffer may be smaller now.
+        self.room = 0;
     }
 
     /// Forgets the vacant slots after the last occupied (or retired) one, keeping the
@@ -943,6 +958,8 @@ impl<T: Clone> Slots<T> {
         buffer.reserve(self.entries.len());
         let mut copy = Slots {
             entries: buffer,
+            // R1: unknown (the buffer is another one).
+            room: 0,
             free_head: self.free_head,
             len: 0,
             peak: self.peak,
