@@ -170,7 +170,32 @@ pub struct SyncPool<'id, T> {
     brand: Id<'id>,
 }
 
+/// The calling thread's shard in a pool of `shards` shards: the thread's index (given
+/// out round-robin at its first use of any `SyncPool`) modulo `shards`, so the first
+/// `shards` threads get shards of their own.
+///
+/// The remainder is kept per thread with the shard count it was taken for: a thread
+/// working with pools of one shard count divides once, and every insert after that reads
+/// its shard from a thread-local instead of dividing (a division is tens of cycles, about
+/// what the shard's lock costs).
+#[inline]
+fn home_shard(shards: usize) -> usize {
+    std::thread_local! {
+        /// (shard count, shard) of the last division; no pool has zero shards.
+        static HOME: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    }
+    HOME.with(|home| match home.get() {
+        (count, shard) if count == shards => shard,
+        _ => {
+            let shard = thread_index() % shards;
+            home.set((shards, shard));
+            shard
+        }
+    })
+}
+
 /// Index of the calling thread, given out round-robin at its first use of any `SyncPool`.
+#[cold]
 fn thread_index() -> usize {
     // A plain std atomic even under loom: a counter handing out indices, not modelled.
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -325,7 +350,7 @@ impl<'id, T> SyncPool<'id, T> {
     #[inline]
     #[expect(clippy::cast_possible_truncation, reason = "below the shard count, a u32")]
     fn home(&self) -> u32 {
-        (thread_index() % self.shards.len()) as u32
+        home_shard(self.shards.len()) as u32
     }
 
     /// Inserts `value` into the calling thread's shard.
