@@ -293,6 +293,50 @@ impl<T> KeyPool<T> {
         KeyPool { slots: Slots::with_capacity(capacity, random_salt()) }
     }
 
+    /// An empty pool whose generations start at `salt` (its low 30 bits) instead of a
+    /// random salt: reproducible keys and saves. Two pools made with the same salt and
+    /// the same inserts and removals give the same keys, and save (serde) to the same
+    /// bytes, run after run, so a saved pool can be committed, diffed or compared with a
+    /// golden file; a small salt also keeps every key's version short in a text format.
+    ///
+    /// What it gives up: a key of another pool with the same salt names a value here
+    /// whenever the slot and generation match, where random salts make that a 2^-30
+    /// chance. Give pools whose keys could meet different salts (or use
+    /// [`new`](Self::new)), and keep the default where keys travel between pools.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::KeyPool;
+    ///
+    /// let build = || {
+    ///     let mut pool = KeyPool::with_salt(0);
+    ///     let a = pool.insert("a");
+    ///     pool.insert("b");
+    ///     pool.remove(a);
+    ///     pool
+    /// };
+    /// let (one, two) = (build(), build());
+    /// assert_eq!(one.keys().collect::<Vec<_>>(), two.keys().collect::<Vec<_>>());
+    /// ```
+    #[must_use]
+    pub fn with_salt(salt: u32) -> Self {
+        Self::with_capacity_and_salt(0, salt)
+    }
+
+    /// [`with_salt`](Self::with_salt) with room for `capacity` values.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::KeyPool::<u64>::with_capacity_and_salt(100, 7);
+    /// assert!(pool.capacity() >= 100);
+    /// ```
+    #[must_use]
+    pub fn with_capacity_and_salt(capacity: usize, salt: u32) -> Self {
+        KeyPool { slots: Slots::with_capacity(capacity, salt) }
+    }
+
     /// Inserts `value` and returns its key.
     ///
     /// # Panics
