@@ -24,7 +24,8 @@ impl<'p> Scope<'p> {
     /// Moves `value` into the scope; it is dropped when the scope ends.
     ///
     /// **Linked nodes (trees, graphs, ASTs) of `&'s Node<'s>` go through
-    /// [`alloc_copy`](Self::alloc_copy) or a [`view`](Self::view), not `alloc`.** `T: 'p`:
+    /// [`alloc_dropless`](Self::alloc_dropless), [`alloc_copy`](Self::alloc_copy) or a
+    /// [`view`](Self::view), not `alloc`.** `T: 'p`:
     /// a value whose destructor will run may borrow data that outlives the scope, never the
     /// scope's own values (whose destructors could already have run by the time this one
     /// runs). A node that points at a sibling through `alloc` fails with
@@ -36,8 +37,9 @@ impl<'p> Scope<'p> {
     /// help: add explicit lifetime `'s` to the type of `scope`: `&'s Scope<'s>`
     /// ```
     ///
-    /// and following the help leads to worse errors. Make the node `Copy` (it has no
-    /// destructor to run) and allocate it with `alloc_copy`, or keep a
+    /// and following the help leads to worse errors. Allocate the node with
+    /// `alloc_dropless` (it has no destructor to run; it may hold `Cell`s), make it
+    /// `Copy` and use `alloc_copy`, or keep a
     /// [`ScopeView<'s>`](crate::scope::ScopeView) (one lifetime) in your builder.
     ///
     /// # Panics
@@ -312,6 +314,100 @@ impl<'p> Scope<'p> {
     pub fn try_alloc_copy<T: Copy>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
         match self.reserve_one::<T>() {
             // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
+            Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
+            Err(e) => Err(TryAllocError::new(e, value)),
+        }
+    }
+
+    /// Moves a value without drop glue into the scope: checked at compile time, as
+    /// rustc's `DroplessArena` does. Nothing will run when the scope ends, so the value
+    /// may borrow other values of this scope, like [`alloc_copy`](Self::alloc_copy), but
+    /// it need not be `Copy`: the way to build linked nodes that hold `Cell`s of
+    /// references to each other (a typed-arena-style DOM, a graph with back edges).
+    ///
+    /// A type with drop glue (a `String`, a `Vec`, anything with a `Drop` impl inside) is
+    /// a compile error where this is called (E0080, "a type with drop glue"): keep such
+    /// data outside the nodes (in a pool, named by keys) or use [`alloc`](Self::alloc).
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::cell::Cell;
+    ///
+    /// struct Node<'a> {
+    ///     name: &'a str,
+    ///     parent: Cell<Option<&'a Node<'a>>>,
+    ///     first_child: Cell<Option<&'a Node<'a>>>,
+    /// }
+    ///
+    /// fn child<'a>(scope: &'a arena_kit::Scope<'_>, parent: &'a Node<'a>, name: &str) -> &'a Node<'a> {
+    ///     let name = scope.alloc_str(name);
+    ///     let node = scope.alloc_dropless(Node {
+    ///         name,
+    ///         parent: Cell::new(Some(parent)),
+    ///         first_child: Cell::new(None),
+    ///     });
+    ///     parent.first_child.set(Some(node));
+    ///     node
+    /// }
+    ///
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let root = scope.alloc_dropless(Node {
+    ///     name: "html",
+    ///     parent: Cell::new(None),
+    ///     first_child: Cell::new(None),
+    /// });
+    /// let body = child(&scope, root, "body");
+    /// assert_eq!(body.parent.get().unwrap().name, "html");
+    /// assert_eq!(root.first_child.get().unwrap().name, "body");
+    /// ```
+    ///
+    /// A value whose destructor would have to run does not compile:
+    ///
+    /// ```compile_fail,E0080
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// scope.alloc_dropless(String::from("needs a destructor"));
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn alloc_dropless<T>(&self, value: T) -> &mut T {
+        const { assert!(!needs_drop::<T>(), "alloc_dropless: a type with drop glue") };
+        let slot = match self.reserve_one::<T>() {
+            Ok(slot) => slot,
+            Err(e) => fail(e),
+        };
+        // SAFETY: a fresh slot from `reserve_one::<T>`, used once (no node: `T` has no
+        // drop glue, checked above, so nothing of it runs at the scope's end).
+        unsafe { self.commit_one(slot, value) }
+    }
+
+    /// Like [`alloc_dropless`](Self::alloc_dropless), but hands `value` back if there is
+    /// no room.
+    ///
+    /// # Errors
+    ///
+    /// As [`try_alloc`](Self::try_alloc).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let cell = scope.try_alloc_dropless(core::cell::Cell::new(1)).unwrap();
+    /// cell.set(2);
+    /// assert_eq!(cell.get(), 2);
+    /// ```
+    #[inline]
+    pub fn try_alloc_dropless<T>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
+        const { assert!(!needs_drop::<T>(), "try_alloc_dropless: a type with drop glue") };
+        match self.reserve_one::<T>() {
+            // SAFETY: a fresh slot from `reserve_one::<T>`, used once (no node, as above).
             Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
             Err(e) => Err(TryAllocError::new(e, value)),
         }
