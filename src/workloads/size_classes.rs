@@ -4,13 +4,14 @@
 //! slots (the seed's pool sizes). The seed ran `boost::pool` and ACE pools against
 //! new/delete; here arena-kit's `SizeClassPool` (through `allocator_api2::vec::Vec`, as a
 //! user's collection would), the same pool pre-allocated, `Vec<u8>` on the system
-//! allocator (malloc), and a hand-written per-class free list of recycled buffers.
+//! allocator (malloc), a `slab::Slab` per size class, and a hand-written limit: a byte
+//! buffer of chunks and a stack of free indices per class.
 
 use allocator_api2::vec::Vec as ApiVec;
 use core::cell::RefCell;
 use core::mem::MaybeUninit;
 
-use allocator_api2::alloc::{Allocator, Global};
+use allocator_api2::alloc::Allocator;
 use arena_kit::{SizeClassPool, SyncSizeClassPool, size_class::MAX_CLASS_SIZE};
 
 use super::Contender;
@@ -128,7 +129,7 @@ macro_rules! contenders {
             run_slabs(n, $slots)
         }
 
-        /// Hand-written per-class free lists of recycled buffers.
+        /// The hand-written limit: per-class chunk buffers and free-index stacks.
         #[must_use]
         pub fn $limit(n: usize) -> u64 {
             run_limit(n, $slots)
@@ -256,37 +257,52 @@ fn run_system(n: usize, slots: usize) -> u64 {
     )
 }
 
-/// The limit: per-class stacks of recycled buffers. Its buffers are `allocator_api2`
-/// vectors with a reference allocator, like the pool's, so its table rows are the same
-/// 40 bytes: with `std` vectors (32-byte rows) it ran 17 % faster at 20 000 live slots,
-/// which is the table's size, not the allocator (measured at commit 9cc4337). A size's
-/// class comes from a table by 16-byte unit (every class size is a multiple of 16),
-/// once per allocation: the freed buffer's class is read back from its capacity's unit,
-/// which is the class size itself.
+/// One class of the limit: its chunks side by side in one byte buffer, and a stack of
+/// the indices of the free ones.
+struct ByteClass {
+    size: usize,
+    bytes: Vec<u8>,
+    free: Vec<u32>,
+}
+
+/// The limit: a byte buffer per size class, cut into chunks of the class size, and a
+/// stack of free chunk indices per class (W4's limit, a `Vec` and a free list of `u32`,
+/// once per class). A table row is the class, the chunk's index and the size asked for;
+/// a size's class comes from a table by 16-byte unit (every class size is a multiple of
+/// 16). Nothing but the first byte of a chunk is written after the chunk is first made.
 fn run_limit(n: usize, slots: usize) -> u64 {
-    static SYSTEM: Global = Global;
-    let spare: RefCell<Vec<Vec<ApiVec<u8, &Global>>>> =
-        RefCell::new(SizeClassPool::CLASS_SIZES.iter().map(|_| Vec::new()).collect());
-    let units: Vec<usize> = (1..=MAX_CLASS_SIZE / 16)
-        .map(|unit| SizeClassPool::CLASS_SIZES.partition_point(|&c| c < unit * 16))
+    let classes: RefCell<Vec<ByteClass>> = RefCell::new(
+        SizeClassPool::CLASS_SIZES
+            .iter()
+            .map(|&size| ByteClass { size, bytes: Vec::new(), free: Vec::new() })
+            .collect(),
+    );
+    let units: Vec<u8> = (1..=MAX_CLASS_SIZE / 16)
+        .map(|unit| {
+            let class = SizeClassPool::CLASS_SIZES.partition_point(|&c| c < unit * 16);
+            u8::try_from(class).expect("twenty classes")
+        })
         .collect();
-    let class = |size: usize| units[(size - 1) / 16];
     churn(
         n,
         slots,
         |size, tag| {
-            let c = class(size);
-            let mut v = spare.borrow_mut()[c].pop().unwrap_or_else(|| {
-                ApiVec::with_capacity_in(SizeClassPool::CLASS_SIZES[c], &SYSTEM)
+            let class = units[(size - 1) / 16];
+            let mut classes = classes.borrow_mut();
+            let c = &mut classes[usize::from(class)];
+            let index = c.free.pop().unwrap_or_else(|| {
+                let index = c.bytes.len() / c.size;
+                c.bytes.resize(c.bytes.len() + c.size, 0);
+                u32::try_from(index).expect("fewer than 2^32 chunks")
             });
-            v.push(tag);
-            (v, size)
+            c.bytes[index as usize * c.size] = tag;
+            (class, index, size)
         },
-        |(mut v, size)| {
-            let w = weigh(size, v[0]);
-            v.clear();
-            spare.borrow_mut()[class(v.capacity())].push(v);
-            w
+        |(class, index, size)| {
+            let mut classes = classes.borrow_mut();
+            let c = &mut classes[usize::from(class)];
+            c.free.push(index);
+            weigh(size, c.bytes[index as usize * c.size])
         },
     )
 }
