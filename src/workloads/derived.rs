@@ -5,8 +5,8 @@
 //!   mass), inserts a new one there and moves it one step (`pos += vel`, an access
 //!   through the new handle). The generated plain pool against the same `Pool` used by
 //!   hand (the derive must add no cost), the generated struct-of-arrays pool, `soa_derive`'s
-//!   `ParticleVec` with a hand-written free list, `Box`, slab, slotmap and the
-//!   hand-written free list.
+//!   `ParticleVec` with a hand-written free list, `Box`, slab, slotmap and a limit that
+//!   replaces each removed particle in place.
 //! - Scan (`W8-scan`): count the particles heavier than a threshold, a scan of one field
 //!   of 7, over 100 000 particles: the struct-of-arrays column against `soa_derive`'s
 //!   column, `Vec<Particle>` and a bare `Vec<f32>`.
@@ -120,7 +120,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "Box", run: boxed },
     Contender { name: "slab Slab", run: slab },
     Contender { name: "slotmap SlotMap", run: slotmap },
-    Contender { name: "limit: Vec + u32 free list", run: limit_free_list },
+    Contender { name: "limit: Vec, each slot replaced in place", run: limit_free_list },
 ];
 
 /// The generated plain pool (it derefs to `Pool<'id, Particle>`, so the churn is the same
@@ -168,8 +168,8 @@ pub fn derived_soa(n: usize) -> u64 {
     })
 }
 
-/// `soa_derive`'s `ParticleVec` (one `Vec` per field, no removal by key) with the
-/// hand-written free list of [`limit_free_list`]: a vacant row is overwritten in place.
+/// `soa_derive`'s `ParticleVec` (one `Vec` per field, no removal by key) with a
+/// hand-written `u32` free list: a vacant row is overwritten in place.
 ///
 /// # Panics
 ///
@@ -248,7 +248,10 @@ pub fn slotmap(n: usize) -> u64 {
     sum + leftover(table.iter().flatten().map(|&k| map[k].pos[0]))
 }
 
-/// The limit: particles in a `Vec`, vacant indices on a `Vec<u32>` stack.
+/// The limit: particles in a `Vec`, each removal's slot taken by the insert that follows
+/// it, in place (what a free list of one entry comes to when every removal is followed by
+/// an insert), so no free list is kept at all; indexed without bounds checks, the
+/// indices being the `Vec`'s own.
 ///
 /// # Panics
 ///
@@ -256,22 +259,23 @@ pub fn slotmap(n: usize) -> u64 {
 #[must_use]
 pub fn limit_free_list(n: usize) -> u64 {
     let mut particles: Vec<Particle> = Vec::with_capacity(SLOTS);
-    let mut free: Vec<u32> = Vec::with_capacity(SLOTS);
     let mut table: Vec<Option<u32>> = vec![None; SLOTS];
     let sum = churn(n, |slot, id| {
-        let freed = table[slot].take().map_or(0, |i| {
-            free.push(i);
-            particles[i as usize].mass as u64
-        });
         let particle = Particle::new(id);
-        let index = if let Some(i) = free.pop() {
-            particles[i as usize] = particle;
-            i
+        let (freed, index) = if let Some(i) = table[slot] {
+            debug_assert!((i as usize) < particles.len());
+            // SAFETY: every index in `table` was the length of `particles` when it was
+            // pushed, and nothing is ever removed from `particles`.
+            let p = unsafe { particles.get_unchecked_mut(i as usize) };
+            let freed = p.mass as u64;
+            *p = particle;
+            (freed, i)
         } else {
             particles.push(particle);
-            u32::try_from(particles.len() - 1).expect("below SLOTS")
+            (0, u32::try_from(particles.len() - 1).expect("below SLOTS"))
         };
-        particles[index as usize].step();
+        // SAFETY: as above: `index` is below the length.
+        unsafe { particles.get_unchecked_mut(index as usize) }.step();
         table[slot] = Some(index);
         freed
     });
