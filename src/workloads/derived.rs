@@ -356,7 +356,7 @@ pub const STEP_CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit derive ParticlePool iter_mut()", run: step_pool },
     Contender { name: "soa_derive ParticleVec as_mut_slice()", run: step_soa_derive },
     Contender { name: "Vec<Particle> (AoS)", run: step_vec },
-    Contender { name: "limit: two Vec<[f32; 3]>", run: step_limit },
+    Contender { name: "limit: Vec of [pos, vel] pairs", run: step_limit },
 ];
 
 /// One step of every particle stored as two columns: the loop every column contender
@@ -425,15 +425,20 @@ pub fn step_vec(visits: usize) -> u64 {
     positions(particles.iter().map(|p| &p.pos))
 }
 
-/// Two bare vectors: the step with nothing but the two fields.
+/// The limit: one bare vector of the two fields side by side, so the step reads and
+/// writes nothing but them and follows one pointer (the columns follow two).
 #[must_use]
 pub fn step_limit(visits: usize) -> u64 {
-    let (mut pos, vel): (Vec<[f32; 3]>, Vec<[f32; 3]>) =
-        (0..POPULATION).map(|i| (member(i).pos, member(i).vel)).unzip();
+    let mut pairs: Vec<[[f32; 3]; 2]> =
+        (0..POPULATION).map(|i| [member(i).pos, member(i).vel]).collect();
     for _ in 0..scans(visits) {
-        step_columns(black_box(&mut pos), &vel);
+        for [p, v] in black_box(&mut pairs).iter_mut() {
+            for (x, dx) in p.iter_mut().zip(&*v) {
+                *x += dx;
+            }
+        }
     }
-    positions(pos.iter())
+    positions(pairs.iter().map(|[p, _]| p))
 }
 
 /// Every W8 retain contender, arena-kit first.
