@@ -134,9 +134,12 @@ fn parse<'a>(scope: &'a Scope<'_>, mut input: &str) -> Result<&'a Node<'a>, Stri
         let parent = *open.last().ok_or("unbalanced markup")?;
         if let Some(rest) = input.strip_prefix("</") {
             let end = rest.find('>').ok_or("unclosed end tag")?;
-            match (open.pop(), &rest[..end]) {
-                (Some(node), name) if matches!(node.kind, Kind::Element { name: n, .. } if n == name) => {}
-                (_, name) => return Err(format!("unexpected </{name}>")),
+            let name = &rest[..end];
+            let closes = open.pop().is_some_and(
+                |node| matches!(node.kind, Kind::Element { name: n, .. } if n == name),
+            );
+            if !closes {
+                return Err(format!("unexpected </{name}>"));
             }
             input = &rest[end + 1..];
         } else if let Some(rest) = input.strip_prefix('<') {
