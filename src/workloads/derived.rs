@@ -456,50 +456,50 @@ fn dies(mass: f32, frame: usize) -> bool {
     (mass as usize + frame).is_multiple_of(10)
 }
 
-/// Runs the frames of a retain run of `visits` over a population of `POPULATION`:
-/// `retain(frame)` drops the dead and returns how many it dropped, `spawn(id)` adds a new
-/// particle. The checksum is the dead counted plus `sum`'s total of the survivors'
+/// Runs the frames of a retain run of `visits` on `store`, a population of `POPULATION`:
+/// `retain(store, frame)` drops the dead, `spawn(store, id)` adds a new particle, `len`
+/// counts them. The checksum is the dead counted plus `sum`'s total of the survivors'
 /// masses at the end, the same in every layout.
-fn frames(
+fn frames<S>(
     visits: usize,
-    mut retain: impl FnMut(usize) -> usize,
-    mut spawn: impl FnMut(u64),
-    sum: impl FnOnce() -> u64,
+    mut store: S,
+    len: impl Fn(&S) -> usize,
+    mut retain: impl FnMut(&mut S, usize),
+    mut spawn: impl FnMut(&mut S, u64),
+    sum: impl FnOnce(&S) -> u64,
 ) -> u64 {
     let mut next = 0;
     for _ in 0..POPULATION {
-        spawn(next);
+        spawn(&mut store, next);
         next += 1;
     }
     let mut dead = 0;
     for frame in 0..visits.div_ceil(POPULATION) {
-        let dropped = retain(frame);
+        let before = len(&store);
+        retain(&mut store, frame);
+        let dropped = before - len(&store);
         for _ in 0..dropped {
-            spawn(next);
+            spawn(&mut store, next);
             next += 1;
         }
         dead += dropped as u64;
     }
-    dead + sum()
+    dead + sum(&store)
 }
 
 /// The generated struct-of-arrays pool's `retain`: rows stay dense.
 #[must_use]
 pub fn retain_soa(visits: usize) -> u64 {
-    SoaParticlePool::with_capacity(POPULATION, |mut pool| {
-        let pool = core::cell::RefCell::new(&mut pool);
+    SoaParticlePool::with_capacity(POPULATION, |pool| {
         frames(
             visits,
-            |frame| {
-                let mut pool = pool.borrow_mut();
-                let before = pool.len();
-                pool.retain(|_, p| !dies(*p.mass, frame));
-                before - pool.len()
+            pool,
+            |pool| pool.len(),
+            |pool, frame| pool.retain(|_, p| !dies(*p.mass, frame)),
+            |pool, id| {
+                pool.insert_keyed(Particle::new(id).into());
             },
-            |id| {
-                pool.borrow_mut().insert_keyed(Particle::new(id).into());
-            },
-            || pool.borrow().mass_column().iter().map(|&m| m as u64).sum(),
+            |pool| pool.mass_column().iter().map(|&m| m as u64).sum(),
         )
     })
 }
@@ -507,20 +507,16 @@ pub fn retain_soa(visits: usize) -> u64 {
 /// The generated plain pool's `retain` (slots stay where they are).
 #[must_use]
 pub fn retain_pool(visits: usize) -> u64 {
-    ParticlePool::with_capacity(POPULATION, |mut pool| {
-        let pool = core::cell::RefCell::new(&mut pool);
+    ParticlePool::with_capacity(POPULATION, |pool| {
         frames(
             visits,
-            |frame| {
-                let mut pool = pool.borrow_mut();
-                let before = pool.len();
-                pool.retain(|_, p| !dies(p.mass, frame));
-                before - pool.len()
+            pool,
+            |pool| pool.len(),
+            |pool, frame| pool.retain(|_, p| !dies(p.mass, frame)),
+            |pool, id| {
+                pool.insert_keyed(Particle::new(id));
             },
-            |id| {
-                pool.borrow_mut().insert_keyed(Particle::new(id));
-            },
-            || pool.borrow().iter().map(|(_, p)| p.mass as u64).sum(),
+            |pool| pool.iter().map(|(_, p)| p.mass as u64).sum(),
         )
     })
 }
@@ -528,34 +524,26 @@ pub fn retain_pool(visits: usize) -> u64 {
 /// `Vec<Particle>::retain`: what dense storage without keys costs.
 #[must_use]
 pub fn retain_vec(visits: usize) -> u64 {
-    let particles = core::cell::RefCell::new(Vec::with_capacity(POPULATION));
     frames(
         visits,
-        |frame| {
-            let mut particles = particles.borrow_mut();
-            let before = particles.len();
-            particles.retain(|p: &Particle| !dies(p.mass, frame));
-            before - particles.len()
-        },
-        |id| particles.borrow_mut().push(Particle::new(id)),
-        || particles.borrow().iter().map(|p| p.mass as u64).sum(),
+        Vec::with_capacity(POPULATION),
+        Vec::len,
+        |particles, frame| particles.retain(|p: &Particle| !dies(p.mass, frame)),
+        |particles, id| particles.push(Particle::new(id)),
+        |particles| particles.iter().map(|p| p.mass as u64).sum(),
     )
 }
 
 /// `soa_derive`'s `ParticleVec::retain`: struct-of-arrays without keys.
 #[must_use]
 pub fn retain_soa_derive(visits: usize) -> u64 {
-    let particles = core::cell::RefCell::new(ParticleVec::with_capacity(POPULATION));
     frames(
         visits,
-        |frame| {
-            let mut particles = particles.borrow_mut();
-            let before = particles.len();
-            particles.retain(|p| !dies(*p.mass, frame));
-            before - particles.len()
-        },
-        |id| particles.borrow_mut().push(Particle::new(id)),
-        || particles.borrow().mass.iter().map(|&m| m as u64).sum(),
+        ParticleVec::with_capacity(POPULATION),
+        ParticleVec::len,
+        |particles, frame| particles.retain(|p| !dies(*p.mass, frame)),
+        |particles, id| particles.push(Particle::new(id)),
+        |particles| particles.mass.iter().map(|&m| m as u64).sum(),
     )
 }
 
@@ -563,18 +551,14 @@ pub fn retain_soa_derive(visits: usize) -> u64 {
 /// struct-of-arrays pool shares (one value array, one key indirection).
 #[must_use]
 pub fn retain_dense_slotmap(visits: usize) -> u64 {
-    let map = core::cell::RefCell::new(slotmap::DenseSlotMap::with_capacity(POPULATION));
     frames(
         visits,
-        |frame| {
-            let mut map = map.borrow_mut();
-            let before = map.len();
-            map.retain(|_, p: &mut Particle| !dies(p.mass, frame));
-            before - map.len()
+        slotmap::DenseSlotMap::with_capacity(POPULATION),
+        slotmap::DenseSlotMap::len,
+        |map, frame| map.retain(|_, p: &mut Particle| !dies(p.mass, frame)),
+        |map, id| {
+            map.insert(Particle::new(id));
         },
-        |id| {
-            map.borrow_mut().insert(Particle::new(id));
-        },
-        || map.borrow().values().map(|p| p.mass as u64).sum(),
+        |map| map.values().map(|p| p.mass as u64).sum(),
     )
 }
