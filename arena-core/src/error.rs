@@ -70,6 +70,16 @@ pub enum AllocError {
         /// Its alignment.
         align: usize,
     },
+    /// A [`BufferBlockPool`](crate::BufferBlockPool)'s buffer has no block left to cut,
+    /// or the request fits no block of it (a buffer has no blocks of other sizes).
+    BufferExhausted {
+        /// Size of the block that was needed.
+        size: usize,
+        /// Its alignment.
+        align: usize,
+        /// Bytes of the buffer not yet cut into blocks.
+        left: usize,
+    },
 }
 
 impl AllocError {
@@ -119,6 +129,11 @@ impl fmt::Display for AllocError {
             AllocError::OutOfMemory { size, align } => {
                 write!(f, "the system allocator refused {size} bytes aligned to {align}")
             }
+            AllocError::BufferExhausted { size, align, left } => write!(
+                f,
+                "the buffer has no block of {size} bytes aligned to {align} left \
+                 ({left} bytes uncut, every block cut is in use)"
+            ),
         }
     }
 }
@@ -258,11 +273,13 @@ impl<T> core::error::Error for TryAllocError<T> {
 }
 
 /// The panicking forms' failure path: out of memory goes to `handle_alloc_error` like
-/// `Box::new`; every other error is a panic with the error's message.
+/// `Box::new`; every other error (and, without `alloc`, every error) is a panic with the
+/// error's message.
 #[cold]
 #[inline(never)]
 #[track_caller]
 pub(crate) fn fail(error: AllocError) -> ! {
+    #[cfg(feature = "alloc")]
     if let Some(layout) = error.oom_layout() {
         alloc::alloc::handle_alloc_error(layout)
     }

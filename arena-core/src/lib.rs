@@ -108,9 +108,11 @@
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
 extern crate alloc;
 
 pub mod block;
+#[cfg(feature = "alloc")]
 mod brand;
 mod bump;
 pub mod collections;
@@ -119,27 +121,38 @@ mod external_impls;
 #[cfg(all(test, loom))]
 mod loom_models;
 mod new_macro;
+#[cfg(feature = "alloc")]
 pub mod pool;
 pub mod scope;
+#[cfg(feature = "alloc")]
 pub mod size_class;
 #[cfg(feature = "std")]
 mod sync;
 
+#[cfg(feature = "alloc")]
 pub use block::BlockPool;
+pub use block::BufferBlockPool;
 #[cfg(feature = "std")]
 pub use block::SharedBlockPool;
+#[cfg(feature = "alloc")]
 pub use brand::Brand;
 pub use collections::{ArenaBox, ArenaString, ArenaVec, CollectIn, FromIteratorIn};
 pub use error::{AllocError, AllocOrInitError, LimitKind, TryAllocError};
 pub use new_macro::ArenaNew;
+#[cfg(feature = "alloc")]
 pub use pool::secondary::SecondaryMap;
+#[cfg(feature = "alloc")]
 pub use pool::soa::{SoaPool, SoaRow};
+#[cfg(feature = "alloc")]
 pub use pool::{GetDisjointMutError, Handle, Key, KeyPool, Pool, SlotKey, TypedKey};
 #[cfg(feature = "std")]
 pub use pool::{SyncHandle, SyncKey, SyncPool};
+#[cfg(feature = "alloc")]
+pub use scope::Arena;
 #[cfg(feature = "std")]
 pub use scope::ArenaPool;
-pub use scope::{Arena, Scope};
+pub use scope::Scope;
+#[cfg(feature = "alloc")]
 pub use size_class::SizeClassPool;
 #[cfg(feature = "std")]
 pub use size_class::SyncSizeClassPool;
@@ -248,7 +261,10 @@ pub mod example_generated;
 /// What `#[derive(ArenaAlloc)]` expansions name; not public API.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "alloc")]
     pub use alloc::collections::TryReserveError;
+    #[cfg(feature = "alloc")]
     pub use alloc::vec::Vec;
+    #[cfg(feature = "alloc")]
     pub use alloc::{format, vec};
 }

@@ -1,5 +1,6 @@
-//! A block: one system allocation with a small header in front of the bytes it serves,
-//! and [`BlockList`], the one intrusive list blocks are kept in.
+//! A block: one system allocation (or one piece of a caller's buffer) with a small header
+//! in front of the bytes it serves, and [`BlockList`], the one intrusive list blocks are
+//! kept in.
 //!
 //! ```text
 //! base                     data_start                                     end
@@ -25,7 +26,14 @@
 //!   block plus any padded `Layout`'s size and alignment mask (at most `isize::MAX`
 //!   together) never overflows a `usize`, and the bump's fast path needs no overflow
 //!   check. [`Block::reallocate`] does not keep B4: it resizes only buffer blocks, which
-//!   nothing bumps into (the bump's S5).
+//!   nothing bumps into (the bump's S5). [`Block::carve`] keeps it too: its caller
+//!   checks the end.
+//! - **(B5) A block is a system block or a carved one, for good**: [`Block::allocate`]
+//!   makes system blocks, [`Block::carve`] carved ones (a piece of a caller's buffer,
+//!   `block/buffer.rs`). Only a system block may be freed or resized: [`Block::free`] and
+//!   [`Block::reallocate`] require it, and they exist only with the `alloc` feature. A
+//!   carved block is owned by the cache of the buffer it was cut from and never leaves
+//!   it but to be lent to that cache's scopes.
 //!
 //! What no type here can prove is whether anything still points into a block's *data*
 //! (a scope hands out references into it). Freeing, resizing and recycling a block are
@@ -121,7 +129,7 @@ pub(crate) fn fits_standard(layout: Layout, block_size: usize) -> bool {
 /// Whether an allocation of `size` bytes (at most `isize::MAX`, as every layout's) at
 /// `base` ends at or below `isize::MAX` (B4).
 #[inline]
-fn ends_low(base: NonNull<u8>, size: usize) -> bool {
+pub(super) fn ends_low(base: NonNull<u8>, size: usize) -> bool {
     debug_assert!(isize::try_from(size).is_ok(), "a layout's size");
     base.addr().get() <= isize::MAX as usize - size
 }
@@ -132,6 +140,7 @@ fn ends_low(base: NonNull<u8>, size: usize) -> bool {
 /// # Safety
 ///
 /// `base` came from `raw::allocate(layout)`, and nothing else holds it.
+#[cfg(feature = "alloc")]
 #[cold]
 #[inline(never)]
 unsafe fn refuse_high(base: NonNull<u8>, layout: Layout) -> AllocError {
@@ -141,6 +150,26 @@ unsafe fn refuse_high(base: NonNull<u8>, layout: Layout) -> AllocError {
 }
 
 impl Block {
+    /// Makes a carved block (B5) of `size` bytes at `base`, a piece of a caller's buffer,
+    /// and writes its header. Its alignment is [`BLOCK_ALIGN`].
+    ///
+    /// # Safety
+    ///
+    /// - `base` is aligned to [`BLOCK_ALIGN`] and valid for reads and writes of `size`
+    ///   bytes, and `size` is at least [`HEADER`];
+    /// - nothing else reads or writes those bytes while the block, or any block made from
+    ///   it by [`into_addr`](Self::into_addr) and [`from_addr`](Self::from_addr), lives
+    ///   (the carver hands each piece out once, from a buffer it borrows exclusively);
+    /// - they end at or below `isize::MAX` (B4).
+    pub(crate) unsafe fn carve(base: NonNull<u8>, size: usize) -> Block {
+        debug_assert!(size >= HEADER && ends_low(base, size), "a carved block");
+        let header = base.cast::<BlockHeader>();
+        // SAFETY: the caller hands over `size >= HEADER` bytes at `base`, aligned for the
+        // header and used by nothing else.
+        unsafe { header.write(BlockHeader { next: None, size, align: BLOCK_ALIGN }) };
+        Block(header)
+    }
+
     /// Allocates a block of `size` bytes aligned to `align` from the system and writes its
     /// header.
     ///
@@ -154,6 +183,7 @@ impl Block {
     /// If `align` is below [`BLOCK_ALIGN`] or `size` cannot hold the header and its
     /// padding: a bug in the caller, checked on this cold path so that no argument can
     /// make the header write land outside the allocation.
+    #[cfg(feature = "alloc")]
     #[inline]
     pub(crate) fn allocate(size: usize, align: usize) -> Result<Block, AllocError> {
         assert!(
@@ -204,13 +234,15 @@ impl Block {
     ///
     /// # Safety
     ///
-    /// Nothing reads or writes the block's data afterwards: every pointer into it that
+    /// The block is a system block (B5: it came from [`allocate`](Self::allocate), not
+    /// [`carve`](Self::carve)). Nothing reads or writes the block's data afterwards: every pointer into it that
     /// was handed out (a scope's values, a collection's buffer, a free chunk) is dead.
+    #[cfg(feature = "alloc")]
     pub(crate) unsafe fn free(self) {
         debug_assert!(self.next().is_none(), "a listed block is freed through its list");
         let layout = self.layout();
-        // SAFETY: the block owns an allocation of `raw::allocate` with exactly this layout
-        // (B1, B2); consuming `self` frees it once, and the caller guarantees nothing uses
+        // SAFETY: the block owns an allocation of `raw::allocate` (a system block, B5, as
+        // the caller guarantees) with exactly this layout (B1, B2); consuming `self` frees it once, and the caller guarantees nothing uses
         // its data afterwards.
         unsafe { raw::deallocate(self.0.cast(), layout) };
     }
@@ -221,8 +253,10 @@ impl Block {
     ///
     /// # Safety
     ///
-    /// On success, pointers into the old block's data are dead: the caller uses only the
-    /// returned block's [`data_start`](Self::data_start) from then on.
+    /// The block is a system block (B5). On success, pointers into the old block's data
+    /// are dead: the caller uses only the returned block's
+    /// [`data_start`](Self::data_start) from then on.
+    #[cfg(feature = "alloc")]
     pub(crate) unsafe fn reallocate(self, size: usize) -> Result<Block, (Block, AllocError)> {
         debug_assert!(self.next().is_none(), "a listed block is resized outside its list");
         let old = self.layout();
@@ -230,7 +264,8 @@ impl Block {
         if size < data_offset(align) || Layout::from_size_align(size, align).is_err() {
             return Err((self, AllocError::LayoutTooLarge { size, align }));
         }
-        // SAFETY: the block is live memory of `raw::allocate` with exactly `old` (B1, B2);
+        // SAFETY: the block is live memory of `raw::allocate` (a system block, B5, as the
+        // caller guarantees) with exactly `old` (B1, B2);
         // `size` is non-zero (it holds a header) and forms a valid layout with `align`
         // (checked above). On success the old pointer is not used again: `self` is
         // consumed and the caller gives up its data pointers.
@@ -267,6 +302,7 @@ impl Block {
         self.header().align
     }
 
+    #[cfg(feature = "alloc")]
     #[inline]
     fn layout(&self) -> Layout {
         // SAFETY: the same size and align formed a valid layout when the block was
@@ -396,6 +432,7 @@ impl BlockList {
         Some(block)
     }
 
+    #[cfg(feature = "std")]
     /// Unlinks up to `count` blocks from the front, as a list of their own (in order).
     pub(super) fn split_front(&mut self, count: usize) -> BlockList {
         if count >= self.len {

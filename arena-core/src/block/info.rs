@@ -60,6 +60,7 @@ pub struct BlockInfo {
 }
 
 impl BlockInfo {
+    #[cfg(feature = "alloc")]
     pub(crate) fn new(
         kind: BlockKind,
         size: usize,

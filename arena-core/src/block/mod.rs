@@ -1,5 +1,5 @@
-//! Blocks and the caches that recycle them: what a [`BlockPool`] or a
-//! [`SharedBlockPool`] hands to scopes, and what they report.
+//! Blocks and the caches that recycle them: what a [`BlockPool`], a [`SharedBlockPool`]
+//! or a [`BufferBlockPool`] hands to scopes, and what they report.
 //!
 //! A block is one allocation from the system allocator, sized so that it and the
 //! allocator's bookkeeping fill whole pages ([`DEFAULT_BLOCK_SIZE`]). A scope takes its
@@ -9,12 +9,14 @@
 //! describes it ([`BlockInfo`], [`BlockKind`]), and a thread's cache over a shared pool
 //! ([`LocalBlockPool`]).
 
-// The wing inside: `raw` (the one module that calls the system allocator), `header` (a
+// The wing inside: `raw` (the one module that calls the system allocator), `buffer`
+// (`BufferBlockPool`: blocks cut from a caller's buffer), `header` (a
 // block and its header, owned as a token, and the intrusive list blocks are kept in),
 // `info`, `hot_slot` (the last block given back, lent to the next scope by address),
 // `pool` (`BlockPool` and the cache under it), `shared` (`SharedBlockPool`), `local`
 // (its per-thread `LocalBlockPool`).
 
+mod buffer;
 mod header;
 mod hot_slot;
 mod info;
@@ -25,6 +27,7 @@ pub(crate) mod raw;
 #[cfg(feature = "std")]
 mod shared;
 
+pub use buffer::BufferBlockPool;
 pub(crate) use header::{
     BLOCK_ALIGN, Block, BlockList, HEADER, dedicated_size, fits_standard, smallest_size,
 };
@@ -32,7 +35,9 @@ pub use info::{BlockInfo, BlockKind};
 #[cfg(feature = "std")]
 pub use local::LocalBlockPool;
 pub(crate) use pool::BlockCache;
-pub use pool::{BlockPool, BlockPoolStats, DEFAULT_BLOCK_SIZE};
+#[cfg(feature = "alloc")]
+pub use pool::BlockPool;
+pub use pool::{BlockPoolStats, DEFAULT_BLOCK_SIZE};
 /// Tuning constants of the shared pool's per-thread caches: not a promise.
 #[cfg(feature = "std")]
 #[doc(hidden)]

@@ -19,10 +19,13 @@
 //! - Unlocked: all state is in `Cell`s, so the pool is `!Sync` and pays nothing for
 //!   threads. It is `Send` because a [`Block`] is (it owns plain bytes).
 //!
-//! The cache itself is [`BlockCache`], shared by two public types: [`BlockPool`] (blocks
-//! from the system) and [`LocalBlockPool`](crate::LocalBlockPool), a thread's cache of a
+//! The cache itself is [`BlockCache`], shared by three public types: `BlockPool` (blocks
+//! from the system), [`LocalBlockPool`](crate::LocalBlockPool), a thread's cache of a
 //! [`SharedBlockPool`](crate::SharedBlockPool) whose blocks come from and go back to an
-//! [`Upstream`]. The cache holds that upstream by plain reference and gives its blocks
+//! [`Upstream`], and [`BufferBlockPool`](crate::BufferBlockPool), whose blocks are cut
+//! from a caller's buffer and never freed. Which of the three a cache is, its
+//! [`Origin`], is fixed when it is made; every path that would free a block or ask the
+//! system for one matches on it, so a carved block never reaches the system (B5). The cache holds that upstream by plain reference and gives its blocks
 //! back to it in its `Drop`, so dropck requires the upstream to outlive the cache: no
 //! declaration order, `mem::swap` or struct field can make a cache outlive its shared pool.
 //!
@@ -53,7 +56,10 @@ use core::alloc::Layout;
 use core::cell::Cell;
 use core::fmt;
 
-use crate::block::header::{self as block, BLOCK_ALIGN, Block, BlockList, HEADER};
+use crate::block::buffer::Carver;
+#[cfg(feature = "alloc")]
+use crate::block::header::HEADER;
+use crate::block::header::{self as block, BLOCK_ALIGN, Block, BlockList};
 use crate::block::hot_slot::HotSlot;
 use crate::block::raw;
 use crate::error::{AllocError, LimitKind};
@@ -62,8 +68,158 @@ use crate::error::{AllocError, LimitKind};
 /// allocator's header (8 176 bytes on 64-bit targets), of which 32 are the block header.
 pub const DEFAULT_BLOCK_SIZE: usize = 2 * raw::PAGE - raw::MALLOC_OVERHEAD;
 
+/// Where a cache's blocks come from and go back to.
+pub(crate) enum Origin<'s> {
+    /// The system allocator: a [`BlockPool`].
+    #[cfg(feature = "alloc")]
+    System,
+    /// A shared pool's locked list (dedicated blocks still from the system): a
+    /// [`LocalBlockPool`](crate::LocalBlockPool).
+    #[cfg(feature = "std")]
+    Shared(&'s dyn Upstream),
+    /// A caller's buffer, cut into standard blocks as they are needed: a
+    /// [`BufferBlockPool`](crate::BufferBlockPool). Its blocks are carved (B5): the cache
+    /// keeps every one (`max_free` is unlimited), frees none, and has no dedicated ones.
+    Buffer(Carver<'s>),
+}
+
+impl Origin<'_> {
+    fn kind(&self) -> &'static str {
+        match self {
+            #[cfg(feature = "alloc")]
+            Origin::System => "system",
+            #[cfg(feature = "std")]
+            Origin::Shared(_) => "shared",
+            Origin::Buffer(_) => "buffer",
+        }
+    }
+
+    /// A new standard block of `block_size` bytes, and whether the system made it.
+    fn new_standard(&self, block_size: usize) -> Result<(Block, bool), AllocError> {
+        match self {
+            #[cfg(feature = "alloc")]
+            Origin::System => Ok((Block::allocate(block_size, BLOCK_ALIGN)?, true)),
+            #[cfg(feature = "std")]
+            Origin::Shared(upstream) => Ok((upstream.allocate_block()?, true)),
+            Origin::Buffer(carver) => Ok((carver.carve(block_size)?, false)),
+        }
+    }
+
+    /// A new dedicated block (always the system's: a buffer has none).
+    fn new_dedicated(&self, size: usize, align: usize) -> Result<Block, AllocError> {
+        match self {
+            #[cfg(feature = "alloc")]
+            Origin::System => Block::allocate(size, align),
+            #[cfg(feature = "std")]
+            Origin::Shared(_) => Block::allocate(size, align),
+            Origin::Buffer(carver) => Err(carver.refuse(size, align)),
+        }
+    }
+
+    /// Whether [`give_away`](Self::give_away) takes blocks (a buffer's blocks stay).
+    fn gives_blocks_away(&self) -> bool {
+        !matches!(self, Origin::Buffer(_))
+    }
+
+    /// Gives a standard block away: to the upstream for a thread's cache, to the system
+    /// for a system cache. A buffer's block comes back: it has nowhere else to go.
+    ///
+    /// # Safety
+    ///
+    /// `block` is a standard block of the cache of this origin, and nothing uses its data
+    /// any more.
+    unsafe fn give_away(&self, block: Block) -> Result<(), Block> {
+        match self {
+            #[cfg(feature = "alloc")]
+            Origin::System => {
+                // SAFETY: a system cache's standard blocks are system blocks (B5); the
+                // caller hands the block over and nothing uses its data.
+                unsafe { block.free() };
+                Ok(())
+            }
+            #[cfg(feature = "std")]
+            Origin::Shared(upstream) => {
+                let mut one = BlockList::new();
+                one.push(block);
+                // SAFETY: a standard block of a thread's cache, from the upstream, its
+                // data unused (caller).
+                unsafe { upstream.give(one) };
+                Ok(())
+            }
+            Origin::Buffer(_) => Err(block),
+        }
+    }
+
+    /// Frees a dedicated block.
+    ///
+    /// # Safety
+    ///
+    /// `block` is a dedicated block of the cache of this origin, and nothing uses its data
+    /// any more.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(clippy::needless_pass_by_value, reason = "without `alloc` it is never called")
+    )]
+    unsafe fn free_dedicated(&self, block: Block) {
+        match self {
+            #[cfg(feature = "alloc")]
+            // SAFETY: dedicated blocks are system blocks (B5: `new_dedicated`); the caller
+            // hands the block over and nothing uses its data.
+            Origin::System => unsafe { block.free() },
+            #[cfg(feature = "std")]
+            // SAFETY: as for `System`.
+            Origin::Shared(_) => unsafe { block.free() },
+            Origin::Buffer(_) => {
+                let _ = block;
+                unreachable!("a buffer's cache has no dedicated blocks")
+            }
+        }
+    }
+
+    /// Resizes a dedicated block; it may move. On failure it comes back unchanged.
+    ///
+    /// # Safety
+    ///
+    /// As [`Block::reallocate`], for a dedicated block of the cache of this origin.
+    unsafe fn resize_dedicated(
+        &self,
+        block: Block,
+        size: usize,
+    ) -> Result<Block, (Block, AllocError)> {
+        match self {
+            #[cfg(feature = "alloc")]
+            // SAFETY: dedicated blocks are system blocks (B5: `new_dedicated`); the rest
+            // is forwarded from the caller.
+            Origin::System => unsafe { block.reallocate(size) },
+            #[cfg(feature = "std")]
+            // SAFETY: as for `System`.
+            Origin::Shared(_) => unsafe { block.reallocate(size) },
+            Origin::Buffer(carver) => {
+                let error = carver.refuse(size, BLOCK_ALIGN);
+                Err((block, error))
+            }
+        }
+    }
+
+    /// Blocks of `block_size` bytes a buffer can still cut (`None` for other origins).
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(clippy::unnecessary_wraps, reason = "every origin is a buffer without `alloc`")
+    )]
+    fn blocks_left(&self, block_size: usize) -> Option<usize> {
+        match self {
+            #[cfg(feature = "alloc")]
+            Origin::System => None,
+            #[cfg(feature = "std")]
+            Origin::Shared(_) => None,
+            Origin::Buffer(carver) => Some(carver.blocks_left(block_size)),
+        }
+    }
+}
+
 /// Where a thread's cache gets standard blocks when it runs empty and sends them when it
 /// is full: the locked list of a [`SharedBlockPool`](crate::SharedBlockPool).
+#[cfg(feature = "std")]
 pub(super) trait Upstream: Sync {
     /// Blocks a cache takes at once when it runs empty.
     fn refill_batch(&self) -> usize;
@@ -106,9 +262,9 @@ pub(crate) struct BlockCache<'s> {
     dedicated_bytes: Cell<usize>,
     peak_live: Cell<usize>,
     system_allocations: Cell<u64>,
-    /// For a thread's cache of a shared pool: where standard blocks come from when the
-    /// cache is empty and go when it is full, instead of the system.
-    upstream: Option<&'s dyn Upstream>,
+    /// Where blocks come from and go back to: the system, a shared pool's list (for a
+    /// thread's cache of it) or a caller's buffer.
+    origin: Origin<'s>,
 }
 
 /// A cache of fixed-size memory blocks shared by many short-lived [`Scope`](crate::Scope)s.
@@ -145,6 +301,7 @@ pub(crate) struct BlockCache<'s> {
 /// assert_eq!(stats.cached_blocks, 1); // one block served all thousand scopes
 /// assert_eq!(stats.system_allocations, 1);
 /// ```
+#[cfg(feature = "alloc")]
 pub struct BlockPool {
     cache: BlockCache<'static>,
 }
@@ -184,6 +341,7 @@ pub struct BlockPoolStats {
     pub system_allocations: u64,
 }
 
+#[cfg(feature = "alloc")]
 impl BlockPool {
     /// A pool of [`DEFAULT_BLOCK_SIZE`]-byte blocks with an unlimited cache and no limit.
     ///
@@ -197,7 +355,7 @@ impl BlockPool {
     /// ```
     #[must_use]
     pub const fn new() -> Self {
-        BlockPool { cache: BlockCache::new(DEFAULT_BLOCK_SIZE, usize::MAX, None) }
+        BlockPool { cache: BlockCache::new(DEFAULT_BLOCK_SIZE, usize::MAX, Origin::System) }
     }
 
     /// A pool whose standard blocks hold at least `bytes` bytes of data.
@@ -228,7 +386,7 @@ impl BlockPool {
     #[must_use]
     #[track_caller]
     pub fn with_block_size(bytes: usize) -> Self {
-        BlockPool { cache: BlockCache::new(standard_block_size(bytes), usize::MAX, None) }
+        BlockPool { cache: BlockCache::new(standard_block_size(bytes), usize::MAX, Origin::System) }
     }
 
     /// The cache, for the scopes and pools built on it.
@@ -238,6 +396,7 @@ impl BlockPool {
     }
 }
 
+#[cfg(feature = "alloc")]
 /// The size of a standard block holding at least `bytes` bytes of data: page-filled
 /// (256-byte steps below a page).
 ///
@@ -261,6 +420,7 @@ pub(super) fn standard_block_size(bytes: usize) -> usize {
 /// `scope` method lives with [`Scope`](crate::Scope), in `scope/lifecycle.rs`: the pools know
 /// nothing of scopes.)
 /// `$setup` is the doc examples' first line, making `pool`.
+#[cfg(feature = "alloc")]
 macro_rules! block_cache_api {
     ($ty:ty, $setup:literal) => {
         impl $ty {
@@ -420,14 +580,17 @@ macro_rules! block_cache_api {
 #[cfg(feature = "std")]
 pub(crate) use block_cache_api;
 
+#[cfg(feature = "alloc")]
 block_cache_api!(BlockPool, "let pool = arena_kit::BlockPool::new();");
 
+#[cfg(feature = "alloc")]
 impl Default for BlockPool {
     fn default() -> Self {
         Self::new()
     }
 }
 
+#[cfg(feature = "alloc")]
 impl fmt::Debug for BlockPool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BlockPool").field("cache", &self.cache).finish()
@@ -436,12 +599,8 @@ impl fmt::Debug for BlockPool {
 
 impl<'s> BlockCache<'s> {
     /// An empty cache of `block_size`-byte blocks keeping at most `max_free`, drawing
-    /// from `upstream` (or the system).
-    pub(super) const fn new(
-        block_size: usize,
-        max_free: usize,
-        upstream: Option<&'s dyn Upstream>,
-    ) -> Self {
+    /// from `origin`.
+    pub(super) const fn new(block_size: usize, max_free: usize, origin: Origin<'s>) -> Self {
         BlockCache {
             hot: HotSlot::new(),
             free: Cell::new(BlockList::new()),
@@ -453,7 +612,7 @@ impl<'s> BlockCache<'s> {
             dedicated_bytes: Cell::new(0),
             peak_live: Cell::new(0),
             system_allocations: Cell::new(0),
-            upstream,
+            origin,
         }
     }
 
@@ -463,6 +622,7 @@ impl<'s> BlockCache<'s> {
         self.block_size
     }
 
+    #[cfg(feature = "alloc")]
     pub(super) fn max_free(&self) -> usize {
         self.max_free.get()
     }
@@ -475,6 +635,7 @@ impl<'s> BlockCache<'s> {
         self.limit.set(limit);
     }
 
+    #[cfg(feature = "alloc")]
     pub(super) fn set_max_free(&self, max_free: usize) {
         self.max_free.set(max_free);
         while self.places_used() > max_free {
@@ -502,10 +663,11 @@ impl<'s> BlockCache<'s> {
         Ok(())
     }
 
+    /// Frees the cache; a buffer's cache has nothing to free and keeps its blocks.
     pub(super) fn trim(&self) -> usize {
-        let freed = self.cached();
-        while self.cached() > 0 {
-            self.free_one_cached();
+        let mut freed = 0;
+        while self.free_one_cached() {
+            freed += 1;
         }
         freed
     }
@@ -580,10 +742,14 @@ impl<'s> BlockCache<'s> {
     fn acquire_standard_slow(&self) -> Result<Block, AllocError> {
         let block = if let Some(block) = self.with_free(BlockList::pop) {
             block
-        } else if let Some(upstream) = self.upstream {
-            self.refill(upstream)?
         } else {
-            let block = self.allocate_block(self.block_size, BLOCK_ALIGN)?;
+            #[cfg(feature = "std")]
+            if let Origin::Shared(upstream) = self.origin {
+                let block = self.refill(upstream)?;
+                self.note_live();
+                return Ok(block);
+            }
+            let block = self.new_standard_block()?;
             self.standard_total.set(self.standard_total.get() + 1);
             block
         };
@@ -593,6 +759,7 @@ impl<'s> BlockCache<'s> {
 
     /// Takes a batch of blocks from the upstream (one lock), returns the first and lists
     /// the rest; the batch is cut short by this cache's limit and by `max_free` (P4).
+    #[cfg(feature = "std")]
     #[cold]
     fn refill(&self, upstream: &dyn Upstream) -> Result<Block, AllocError> {
         // P4: the first block is handed out, the rest listed, within `max_free`.
@@ -633,7 +800,7 @@ impl<'s> BlockCache<'s> {
             // the slow path and records the peak that this block adds to.
             self.with_free(|free| free.push(hot));
         }
-        let block = self.allocate_block(size, align)?;
+        let block = self.allocate_dedicated(size, align)?;
         self.dedicated_live.set(self.dedicated_live.get() + 1);
         self.dedicated_bytes.set(self.dedicated_bytes.get() + size);
         self.note_live();
@@ -655,8 +822,8 @@ impl<'s> BlockCache<'s> {
     /// # Safety
     ///
     /// `block` is a live dedicated block of this cache (from
-    /// [`acquire_dedicated`](Self::acquire_dedicated)), and on success nothing uses
-    /// pointers into its old data.
+    /// [`acquire_dedicated`](Self::acquire_dedicated), so a system block: a buffer's
+    /// cache has none), and on success nothing uses pointers into its old data.
     pub(crate) unsafe fn resize_dedicated(
         &self,
         block: Block,
@@ -669,8 +836,9 @@ impl<'s> BlockCache<'s> {
                 return Err((block, e));
             }
         }
-        // SAFETY: forwarded from the caller.
-        let block = unsafe { block.reallocate(size) }?;
+        // SAFETY: a dedicated block of this cache, as the caller guarantees; the rest is
+        // forwarded from the caller.
+        let block = unsafe { self.origin.resize_dedicated(block, size) }?;
         self.dedicated_bytes.set(self.dedicated_bytes.get() - old + size);
         Ok(block)
     }
@@ -743,7 +911,8 @@ impl<'s> BlockCache<'s> {
             self.with_free(|free| free.push(block));
             return;
         }
-        if let Some(upstream) = self.upstream {
+        #[cfg(feature = "std")]
+        if let Origin::Shared(upstream) = self.origin {
             // The cache is full: the block and half the list go upstream (one lock).
             let mut batch = self.with_free(|free| free.split_front(free.len() / 2));
             batch.push(block);
@@ -751,10 +920,13 @@ impl<'s> BlockCache<'s> {
             // SAFETY: standard blocks of this cache, which came from the upstream; the
             // caller gives up `block`'s data and listed blocks hold no values (P1).
             unsafe { upstream.give(batch) };
-        } else {
-            self.standard_total.set(self.standard_total.get() - 1);
-            // SAFETY: the caller hands the block over and nothing uses its data.
-            unsafe { block.free() };
+            return;
+        }
+        // SAFETY: a standard block of this cache, which the caller hands over.
+        match unsafe { self.origin.give_away(block) } {
+            Ok(()) => self.standard_total.set(self.standard_total.get() - 1),
+            // A carved block stays (a buffer's cache has no `max_free`).
+            Err(block) => self.with_free(|free| free.push(block)),
         }
     }
 
@@ -767,55 +939,54 @@ impl<'s> BlockCache<'s> {
     unsafe fn release_dedicated(&self, block: Block) {
         self.dedicated_live.set(self.dedicated_live.get() - 1);
         self.dedicated_bytes.set(self.dedicated_bytes.get() - block.size());
-        // SAFETY: the caller hands the block over and nothing uses its data.
-        unsafe { block.free() };
+        // SAFETY: a dedicated block of this cache, which the caller hands over.
+        unsafe { self.origin.free_dedicated(block) };
     }
 
     /// Gives one cached block away, from the list first, then the hot slot: to the
-    /// upstream for a thread's cache, else to the system. `false` if none was cached.
+    /// upstream for a thread's cache, else to the system. `false` if none was cached,
+    /// or if the cache is a buffer's (its blocks have nowhere else to go).
     fn free_one_cached(&self) -> bool {
+        if !self.origin.gives_blocks_away() {
+            return false;
+        }
         let Some(block) = self.with_free(BlockList::pop).or_else(|| self.hot.take()) else {
             return false;
         };
-        self.standard_total.set(self.standard_total.get() - 1);
-        match self.upstream {
-            Some(upstream) => {
-                let mut one = BlockList::new();
-                one.push(block);
-                // SAFETY: a cached block of this cache, from the upstream, holding no
-                // values (P1).
-                unsafe { upstream.give(one) };
-            }
-            // SAFETY: a cached block, unlinked just now, holding no values (P1).
-            None => unsafe { block.free() },
+        // SAFETY: a cached standard block of this cache, unlinked just now, holding no
+        // values (P1).
+        match unsafe { self.origin.give_away(block) } {
+            Ok(()) => self.standard_total.set(self.standard_total.get() - 1),
+            Err(block) => self.with_free(|free| free.push(block)),
         }
         true
     }
 
     /// A new standard block (through the upstream for a thread's cache, so that it is
-    /// counted there), if the limit allows it.
+    /// counted there; cut from the buffer for a buffer's), if the limit allows it.
     fn new_standard_block(&self) -> Result<Block, AllocError> {
-        match self.upstream {
-            Some(upstream) => {
-                if let Some(limit) = self.limit.get() {
-                    LimitKind::BlockPool.check(limit, self.held_bytes(), self.block_size)?;
-                }
-                let block = upstream.allocate_block()?;
-                self.system_allocations.set(self.system_allocations.get() + 1);
-                Ok(block)
-            }
-            None => self.allocate_block(self.block_size, BLOCK_ALIGN),
+        if let Some(limit) = self.limit.get() {
+            LimitKind::BlockPool.check(limit, self.held_bytes(), self.block_size)?;
         }
+        let (block, from_system) = self.origin.new_standard(self.block_size)?;
+        self.system_allocations.set(self.system_allocations.get() + u64::from(from_system));
+        Ok(block)
     }
 
-    /// A new system block, if the limit allows it.
-    fn allocate_block(&self, size: usize, align: usize) -> Result<Block, AllocError> {
+    /// A new dedicated block from the system, if the limit allows it; a buffer has none
+    /// to give.
+    fn allocate_dedicated(&self, size: usize, align: usize) -> Result<Block, AllocError> {
         if let Some(limit) = self.limit.get() {
             LimitKind::BlockPool.check(limit, self.held_bytes(), size)?;
         }
-        let block = Block::allocate(size, align)?;
+        let block = self.origin.new_dedicated(size, align)?;
         self.system_allocations.set(self.system_allocations.get() + 1);
         Ok(block)
+    }
+
+    /// Blocks a buffer's cache can still cut from its buffer (`None` for any other).
+    pub(super) fn blocks_left(&self) -> Option<usize> {
+        self.origin.blocks_left(self.block_size)
     }
 }
 
@@ -831,7 +1002,7 @@ impl fmt::Debug for BlockCache<'_> {
             .field("stats", &self.stats())
             .field("max_free", &self.max_free.get())
             .field("limit", &self.limit.get())
-            .field("upstream", &self.upstream.is_some())
+            .field("origin", &self.origin.kind())
             .finish()
     }
 }

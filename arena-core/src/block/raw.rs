@@ -47,6 +47,7 @@ pub(crate) fn dangling(align: usize) -> NonNull<u8> {
     NonNull::new(core::ptr::without_provenance_mut(align.max(1))).unwrap_or(NonNull::dangling())
 }
 
+#[cfg(feature = "alloc")]
 /// Allocates `layout` from the global allocator; `None` when it refuses. A zero-sized
 /// layout allocates nothing and gets [`dangling`] memory.
 pub(crate) fn allocate(layout: Layout) -> Option<NonNull<u8>> {
@@ -60,6 +61,7 @@ pub(crate) fn allocate(layout: Layout) -> Option<NonNull<u8>> {
     NonNull::new(ptr)
 }
 
+#[cfg(feature = "alloc")]
 /// `value` in a new `Box`, or `OutOfMemory` (with `value` dropped) when the global
 /// allocator refuses: `Box::new` would abort instead.
 pub(crate) fn try_box<T>(value: T) -> Result<alloc::boxed::Box<T>, crate::error::AllocError> {
@@ -80,6 +82,7 @@ pub(crate) fn try_box<T>(value: T) -> Result<alloc::boxed::Box<T>, crate::error:
     Ok(unsafe { alloc::boxed::Box::from_raw(ptr) })
 }
 
+#[cfg(feature = "alloc")]
 /// Returns memory obtained from [`allocate`] (nothing, for a zero-sized layout).
 ///
 /// # Safety
@@ -98,6 +101,7 @@ pub(crate) unsafe fn deallocate(ptr: NonNull<u8>, layout: Layout) {
     }
 }
 
+#[cfg(feature = "alloc")]
 /// Resizes memory obtained from [`allocate`] to `new_size` bytes, keeping its alignment
 /// and its first `min(old, new)` bytes; `None` (the old memory untouched) when the
 /// allocator refuses. Large blocks are moved by remapping pages rather than copying

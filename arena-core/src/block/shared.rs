@@ -46,7 +46,7 @@ use core::fmt;
 
 use crate::block::header::{BLOCK_ALIGN, Block, BlockList};
 use crate::block::local::LocalBlockPool;
-use crate::block::pool::{BlockCache, DEFAULT_BLOCK_SIZE, Upstream, standard_block_size};
+use crate::block::pool::{BlockCache, DEFAULT_BLOCK_SIZE, Origin, Upstream, standard_block_size};
 use crate::error::AllocError;
 use crate::sync::{AtomicU64, AtomicUsize, Mutex, Ordering, lock};
 
@@ -189,7 +189,7 @@ impl SharedBlockPool {
     /// ```
     #[must_use]
     pub fn local(&self) -> LocalBlockPool<'_> {
-        LocalBlockPool::new(BlockCache::new(self.block_size, LOCAL_MAX_FREE, Some(self)))
+        LocalBlockPool::new(BlockCache::new(self.block_size, LOCAL_MAX_FREE, Origin::Shared(self)))
     }
 
     /// Total bytes of a standard block, header included.

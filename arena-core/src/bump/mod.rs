@@ -24,7 +24,9 @@
 //! current block, source, a 64-bit count of block changes, a pointer), and everything
 //! only a bigger bump needs (older blocks, buffer blocks, their byte counts, the limit)
 //! lives in a [`Cold`] part behind that pointer, allocated the first time it is needed
-//! (a second block, a buffer, a limit) and kept until the bump ends.
+//! (a second block, a buffer, a limit) and kept until the bump ends. Built without the
+//! `alloc` feature there is no allocator to box it: the cold part is then a field of the
+//! bump itself, made at the same moments ([`ColdBox`]).
 //!
 //! # Its lifetime
 //!
@@ -71,6 +73,7 @@
 
 pub(crate) mod source;
 
+#[cfg(feature = "alloc")]
 use alloc::boxed::Box;
 use core::alloc::Layout;
 use core::cell::{Cell, OnceCell};
@@ -80,6 +83,7 @@ use core::ptr::NonNull;
 
 use crate::block::raw;
 use crate::block::{self, BLOCK_ALIGN, Block, BlockList};
+#[cfg(feature = "alloc")]
 use crate::block::{BlockInfo, BlockKind};
 use crate::bump::source::Source;
 use crate::error::{AllocError, LimitKind};
@@ -105,12 +109,45 @@ pub(crate) struct Bump<'p> {
     /// lists, zero counters, no limit). `Drop` takes the box out and frees it on its
     /// out-of-line path, so the drop of a bump that never made its cold part frees
     /// nothing and calls nothing but the source's release.
-    cold: ManuallyDrop<OnceCell<Box<Cold>>>,
+    cold: ManuallyDrop<OnceCell<ColdBox>>,
     /// Times the current block changed: replaced by a new one, installed where there was
     /// none, or given back with nothing in its place ([`set_limit`](Self::set_limit)). A
     /// [`BumpMark`] names its block by this count, not by address: a later block may lie
     /// at the address of one given back. 64 bits on every target, so it never wraps.
     block_changes: Cell<u64>,
+}
+
+/// Where a bump keeps its [`Cold`] part: in a box of its own with `alloc` (a bump on one
+/// block then stays seven words), in the bump itself without.
+#[cfg(feature = "alloc")]
+struct ColdBox(Box<Cold>);
+
+/// Where a bump keeps its [`Cold`] part: in a box of its own with `alloc` (a bump on one
+/// block then stays seven words), in the bump itself without.
+#[cfg(not(feature = "alloc"))]
+struct ColdBox(Cold);
+
+impl ColdBox {
+    /// A new, empty cold part.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(clippy::unnecessary_wraps, reason = "only a box can fail to be made")
+    )]
+    fn new() -> Result<ColdBox, AllocError> {
+        #[cfg(feature = "alloc")]
+        return raw::try_box(Cold::default()).map(ColdBox);
+        #[cfg(not(feature = "alloc"))]
+        Ok(ColdBox(Cold::default()))
+    }
+}
+
+impl core::ops::Deref for ColdBox {
+    type Target = Cold;
+
+    #[inline]
+    fn deref(&self) -> &Cold {
+        &self.0
+    }
 }
 
 /// The part of a [`Bump`] a bump on one block never needs.
@@ -231,7 +268,7 @@ impl<'p> Bump<'p> {
         if let Some(cold) = self.cold.get() {
             return Ok(cold);
         }
-        let cold = raw::try_box(Cold::default())?;
+        let cold = ColdBox::new()?;
         Ok(self.cold.get_or_init(|| cold))
     }
 
@@ -268,6 +305,7 @@ impl<'p> Bump<'p> {
         result
     }
 
+    #[cfg(feature = "alloc")]
     /// Makes `block` the current block of a bump that has none.
     fn install_first(&self, block: Block) {
         self.cur.set(block.data_start());
@@ -376,6 +414,7 @@ impl<'p> Bump<'p> {
         Ok(unsafe { NonNull::new_unchecked(p) })
     }
 
+    #[cfg(feature = "alloc")]
     /// Makes a fresh block that can hold `layout` the current one, before any allocation
     /// (`Arena::with_capacity`).
     pub(crate) fn prepare(&self, layout: Layout) -> Result<(), AllocError> {
@@ -662,15 +701,18 @@ impl<'p> Bump<'p> {
     /// limit set right after creation holds from the first byte.
     ///
     /// The first limit makes the cold part, and aborts (as `Box::new` does) if the system
-    /// refuses its few words.
+    /// refuses its few words (with `alloc`; without, it cannot fail).
     pub(crate) fn set_limit(&self, limit: Option<usize>) {
         let cold = match (limit, self.cold.get()) {
             (None, None) => return,
             (_, Some(cold)) => cold,
             // As `Box::new` would: the documented abort of an infallible allocation.
-            (Some(_), None) => self
-                .cold()
-                .unwrap_or_else(|_| alloc::alloc::handle_alloc_error(Layout::new::<Cold>())),
+            (Some(_), None) => self.cold().unwrap_or_else(|_| {
+                crate::error::fail(AllocError::OutOfMemory {
+                    size: size_of::<Cold>(),
+                    align: align_of::<Cold>(),
+                })
+            }),
         };
         cold.limit.set(limit);
         let Some(limit) = limit else { return };
@@ -699,6 +741,7 @@ impl<'p> Bump<'p> {
 
     /// Every block held: the current one, then the older ones, newest first, then the
     /// buffer blocks.
+    #[cfg(feature = "alloc")]
     pub(crate) fn block_infos(&self) -> alloc::vec::Vec<BlockInfo> {
         // Room for all of them first: nothing below may panic while a list is taken out.
         let mut infos = alloc::vec::Vec::with_capacity(self.stats().blocks);

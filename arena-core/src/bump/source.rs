@@ -9,18 +9,24 @@
 #![expect(clippy::inline_always, reason = "a W1 scope takes one block: this path must inline")]
 
 use core::alloc::Layout;
+#[cfg(feature = "alloc")]
 use core::cell::Cell;
 
+#[cfg(feature = "alloc")]
+use crate::block::BLOCK_ALIGN;
 use crate::block::BlockCache;
+#[cfg(feature = "alloc")]
 use crate::block::raw;
-use crate::block::{self, BLOCK_ALIGN, Block};
+use crate::block::{self, Block};
 use crate::error::AllocError;
 
+#[cfg(feature = "alloc")]
 /// First block of an [`Arena`](crate::Arena): 1 KiB less the malloc header, small enough
 /// for the system allocator's per-thread cache (glibc's tcache serves up to 1 KiB), so an
 /// arena made for a handful of values costs what a `Box` does.
 const FIRST_SYSTEM_BLOCK: usize = 1024 - raw::MALLOC_OVERHEAD;
 
+#[cfg(feature = "alloc")]
 /// Largest block an arena grows to on its own (256 pages); bigger requests still get a
 /// block of their size.
 const MAX_SYSTEM_BLOCK: usize = 256 * raw::PAGE - raw::MALLOC_OVERHEAD;
@@ -31,11 +37,13 @@ pub(crate) enum Source<'p> {
     /// `LocalBlockPool`'s; the cache's own borrow of its upstream is shortened to `'p`).
     Pool(&'p BlockCache<'p>),
     /// Own blocks from the system; the size of the next block.
+    #[cfg(feature = "alloc")]
     System(Cell<usize>),
 }
 
 impl<'p> Source<'p> {
     /// Blocks owned outright, growing from [`FIRST_SYSTEM_BLOCK`].
+    #[cfg(feature = "alloc")]
     pub(crate) fn system() -> Self {
         Source::System(Cell::new(FIRST_SYSTEM_BLOCK))
     }
@@ -43,16 +51,24 @@ impl<'p> Source<'p> {
     /// For a system source, makes the next block at least `size` bytes (past the usual
     /// cap on growth: a size that one cycle of the arena needed); a pool's blocks have
     /// one size, so for a pool source this does nothing.
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(clippy::unused_self, reason = "only an arena's system source grows")
+    )]
     pub(super) fn grow_next_to(&self, size: usize) {
+        #[cfg(feature = "alloc")]
         if let Source::System(next) = self {
             next.set(next.get().max(size));
         }
+        #[cfg(not(feature = "alloc"))]
+        let _ = size;
     }
 
     /// `"pool"` or `"system"`, for `Debug` output.
     pub(crate) fn kind(&self) -> &'static str {
         match self {
             Source::Pool(_) => "pool",
+            #[cfg(feature = "alloc")]
             Source::System(_) => "system",
         }
     }
@@ -62,6 +78,7 @@ impl<'p> Source<'p> {
     pub(crate) fn child(&self) -> Source<'p> {
         match self {
             Source::Pool(pool) => Source::Pool(pool),
+            #[cfg(feature = "alloc")]
             Source::System(_) => Source::system(),
         }
     }
@@ -77,6 +94,7 @@ impl<'p> Source<'p> {
                 let (start, end) = block.standard_data(pool.block_size());
                 Some((block, start, end))
             }
+            #[cfg(feature = "alloc")]
             Source::System(_) => None,
         }
     }
@@ -89,6 +107,7 @@ impl<'p> Source<'p> {
     pub(super) fn standard_capacity(&self) -> usize {
         match self {
             Source::Pool(pool) => pool.block_size() - block::HEADER,
+            #[cfg(feature = "alloc")]
             Source::System(_) => FIRST_SYSTEM_BLOCK - block::HEADER,
         }
     }
@@ -101,6 +120,7 @@ impl<'p> Source<'p> {
                 Ok(pool.block_size())
             }
             Source::Pool(_) => block::dedicated_size(layout),
+            #[cfg(feature = "alloc")]
             Source::System(next) => Ok(block::dedicated_size(layout)?.max(next.get())),
         }
     }
@@ -110,6 +130,7 @@ impl<'p> Source<'p> {
     pub(super) fn acquire(&self, layout: Layout) -> Result<Block, AllocError> {
         match self {
             Source::Pool(pool) => pool.acquire(layout),
+            #[cfg(feature = "alloc")]
             Source::System(next) => {
                 let size = self.block_size_for(layout)?;
                 let block = Block::allocate(size, layout.align().max(BLOCK_ALIGN))?;
@@ -127,6 +148,7 @@ impl<'p> Source<'p> {
     pub(super) fn acquire_dedicated(&self, layout: Layout) -> Result<Block, AllocError> {
         match self {
             Source::Pool(pool) => pool.acquire_dedicated(layout),
+            #[cfg(feature = "alloc")]
             Source::System(_) => {
                 Block::allocate(block::dedicated_size(layout)?, layout.align().max(BLOCK_ALIGN))
             }
@@ -140,6 +162,7 @@ impl<'p> Source<'p> {
     pub(super) fn acquire_sized(&self, size: usize, align: usize) -> Result<Block, AllocError> {
         match self {
             Source::Pool(pool) => pool.acquire_sized(size, align),
+            #[cfg(feature = "alloc")]
             Source::System(_) => Block::allocate(size, align),
         }
     }
@@ -158,7 +181,9 @@ impl<'p> Source<'p> {
         match self {
             // SAFETY: forwarded from the caller; the pool made the block.
             Source::Pool(pool) => unsafe { pool.resize_dedicated(block, size) },
-            // SAFETY: forwarded from the caller; system blocks are owned by this source.
+            #[cfg(feature = "alloc")]
+            // SAFETY: forwarded from the caller; an arena's blocks are system blocks (B5),
+            // owned by this source.
             Source::System(_) => unsafe { block.reallocate(size) },
         }
     }
@@ -174,6 +199,7 @@ impl<'p> Source<'p> {
         match self {
             // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.
             Source::Pool(pool) => unsafe { pool.release_hot(block) },
+            #[cfg(feature = "alloc")]
             Source::System(_) => Err(block),
         }
     }
@@ -189,7 +215,9 @@ impl<'p> Source<'p> {
         match self {
             // SAFETY: forwarded from the caller; a pool source's blocks come from `pool`.
             Source::Pool(pool) => unsafe { pool.release(block) },
-            // SAFETY: forwarded from the caller; system blocks are owned by this source.
+            #[cfg(feature = "alloc")]
+            // SAFETY: forwarded from the caller; an arena's blocks are system blocks (B5),
+            // owned by this source.
             Source::System(_) => unsafe { block.free() },
         }
     }

@@ -1,4 +1,6 @@
 //! Implementations of other crates' traits, each behind the feature of its name.
 
-#[cfg(feature = "serde")]
+#[cfg(all(feature = "serde", feature = "alloc"))]
 mod serde;
+#[cfg(feature = "serde")]
+mod serde_collections;

@@ -1,4 +1,5 @@
-//! `serde` support (feature `serde`): keys and storable pools that survive a round trip.
+//! `serde` support for the pools (features `serde` and `alloc`): keys and storable pools
+//! that survive a round trip.
 //!
 //! - [`TypedKey`] is `{ "index": u32, "version": u32 }`, as slotmap's keys are.
 //! - [`KeyPool`] is `{ "salt", "floor", "slots": [[meta, value or null], ...] }`: every
@@ -11,9 +12,9 @@
 //! - [`SecondaryMap`] of pool keys is a sequence of its slots up to the last entry, each
 //!   `null` or `[version, value]` (slotmap's form): the map is as long as the document,
 //!   so a few bytes cannot make it allocate for a far index.
-//! - [`ArenaVec`] serialises as a sequence, [`ArenaString`] as a string and [`ArenaBox`]
-//!   as its value, as `Vec`, `String` and `Box` do (there is no scope to deserialise
-//!   into).
+//!
+//! (The collections' `Serialize` impls, which need no allocator, are in
+//! `serde_collections.rs`.)
 //!
 //! Every key that comes in is parsed, not trusted (`pool/version.rs`): a version no pool gives
 //! its keys makes a key that names no value, or an error inside a side table. No
@@ -26,9 +27,6 @@ use core::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
-use crate::collections::ArenaBox;
-use crate::collections::ArenaString;
-use crate::collections::vec::ArenaVec;
 use crate::pool::MAX_SLOTS;
 use crate::pool::Version;
 use crate::pool::secondary::SecondaryMap;
@@ -197,23 +195,5 @@ impl<'de, T, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<TypedKey<T>,
             });
         }
         Ok(SecondaryMap::from_entries(entries, TypedKey::model()))
-    }
-}
-
-impl<T: Serialize> Serialize for ArenaVec<'_, T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
-    }
-}
-
-impl Serialize for ArenaString<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self)
-    }
-}
-
-impl<T: Serialize + ?Sized> Serialize for ArenaBox<'_, T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        (**self).serialize(serializer)
     }
 }

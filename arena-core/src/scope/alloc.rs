@@ -791,7 +791,16 @@ impl<'p> Scope<'p> {
                 unsafe { self.fill_slice(slot, lo, |_| iter.next()) }
             }
             _ => {
+                // Gathered first, to know the length: on the heap with `alloc`, in this
+                // scope without (its buffer then stays until the scope ends).
+                #[cfg(feature = "alloc")]
                 let gathered: alloc::vec::Vec<T> = iter.collect();
+                #[cfg(not(feature = "alloc"))]
+                let gathered = {
+                    let mut gathered = crate::ArenaVec::new_in(self);
+                    gathered.extend(iter);
+                    gathered
+                };
                 let len = gathered.len();
                 let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
                 let mut values = gathered.into_iter();

@@ -73,10 +73,13 @@ use core::marker::PhantomData;
 use core::mem::{self, needs_drop};
 use core::ptr::{self, NonNull};
 
+#[cfg(feature = "alloc")]
 use crate::block::BlockInfo;
+#[cfg(feature = "alloc")]
+use crate::block::BlockPool;
 #[cfg(feature = "std")]
 use crate::block::LocalBlockPool;
-use crate::block::{BlockCache, BlockPool};
+use crate::block::{BlockCache, BufferBlockPool};
 use crate::bump::Bump;
 use crate::bump::source::Source;
 use crate::error::{AllocError, TryAllocError, fail};
@@ -207,6 +210,7 @@ impl<'p> Scope<'p> {
     }
 
     /// A scope owning its blocks outright (an arena).
+    #[cfg(feature = "alloc")]
     pub(super) fn from_system() -> Self {
         Self::with_source(Source::system())
     }
@@ -262,6 +266,7 @@ impl<'p> Scope<'p> {
         Scope::with_source(self.bump.source().child())
     }
 
+    #[cfg(feature = "alloc")]
     /// Makes a fresh block that can hold `layout` the current one, before any allocation
     /// (`Arena::try_with_capacity`).
     pub(super) fn try_prepare_block(&self, layout: Layout) -> Result<(), AllocError> {
@@ -617,6 +622,7 @@ impl<'p> Scope<'p> {
         self.bump.room()
     }
 
+    #[cfg(feature = "alloc")]
     /// The blocks the scope holds now: the current one first, then the older ones (newest
     /// first), then the blocks of growing collections. A snapshot: allocating while
     /// iterating does not change it.
@@ -743,6 +749,7 @@ impl<'p> Scope<'p> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl BlockPool {
     /// Opens a scope that draws its blocks from this pool and gives them back when it
     /// ends.
@@ -755,6 +762,30 @@ impl BlockPool {
     ///
     /// ```
     /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let s = scope.alloc_str("hello");
+    /// assert_eq!(s, "hello");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub fn scope(&self) -> Scope<'_> {
+        Scope::from_pool(self.cache())
+    }
+}
+
+impl BufferBlockPool<'_> {
+    /// Opens a scope that takes its blocks from this pool's buffer and gives them back
+    /// when it ends: the scope of a [`BlockPool`](crate::BlockPool), with no allocator.
+    /// A scope that needs a block when none is left gets
+    /// [`AllocError::BufferExhausted`] from its `try_` methods.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::mem::MaybeUninit;
+    ///
+    /// let mut buffer = [MaybeUninit::uninit(); 2048];
+    /// let pool = arena_kit::BufferBlockPool::new(&mut buffer);
     /// let scope = pool.scope();
     /// let s = scope.alloc_str("hello");
     /// assert_eq!(s, "hello");

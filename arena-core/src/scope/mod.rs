@@ -12,6 +12,7 @@
 
 mod alloc;
 mod allocator;
+#[cfg(feature = "alloc")]
 mod arena;
 #[cfg(feature = "std")]
 mod arena_pool;
@@ -19,6 +20,7 @@ mod drop_list;
 mod lifecycle;
 mod view;
 
+#[cfg(feature = "alloc")]
 pub use arena::Arena;
 #[cfg(feature = "std")]
 pub use arena_pool::{ArenaPool, ArenaPoolStats, PooledArena};
