@@ -765,7 +765,8 @@ impl<'p> Scope<'p> {
     /// Collects an iterator into a slice in the scope.
     ///
     /// When the iterator reports an exact size the values go straight into the scope;
-    /// otherwise they are gathered in a temporary `Vec` first and then moved. An iterator
+    /// otherwise they are gathered in a vector at the scope's tip, which grows in place
+    /// and becomes the slice (no heap, no copy while the tip can grow). An iterator
     /// that ends before its reported size gives a shorter slice; items past it are left
     /// unconsumed.
     ///
@@ -790,22 +791,12 @@ impl<'p> Scope<'p> {
                 // SAFETY: a fresh slot of `lo` values from `reserve_slice`, used once.
                 unsafe { self.fill_slice(slot, lo, |_| iter.next()) }
             }
-            _ => {
-                // Gathered first, to know the length: on the heap with `alloc`, in this
-                // scope without (its buffer then stays until the scope ends).
-                #[cfg(feature = "alloc")]
-                let gathered: alloc::vec::Vec<T> = iter.collect();
-                #[cfg(not(feature = "alloc"))]
-                let gathered = {
-                    let mut gathered = crate::ArenaVec::new_in(self);
-                    gathered.extend(iter);
-                    gathered
-                };
-                let len = gathered.len();
-                let slot = self.reserve_slice::<T>(len).unwrap_or_else(|e| fail(e));
-                let mut values = gathered.into_iter();
-                // SAFETY: a fresh slot of `len` values from `reserve_slice`, used once.
-                unsafe { self.fill_slice(slot, len, |_| values.next()) }
+            (lo, _) => {
+                // Gathered at the scope's tip (bump-scope's `alloc_iter`), growing in
+                // place; the vector's buffer then becomes the slice. No heap, no copy.
+                let mut gathered = crate::ArenaVec::with_capacity_in(lo, self);
+                gathered.extend(iter);
+                self.alloc_vec(gathered)
             }
         }
     }

@@ -1,0 +1,427 @@
+//! Scopes over a caller's buffer, checked to use no heap: this binary's global allocator
+//! fails the test that calls it.
+//!
+//! Each case runs inside [`no_heap`], which arms the allocator for the calling thread:
+//! any allocation or free made there is counted, and the case fails when it returns.
+//! (The allocator cannot panic itself: unwinding out of a global allocator is undefined
+//! behaviour. It serves the call from the system and records it instead.) CI runs this
+//! binary with `--no-default-features`, where arena-kit links no `alloc` at all, and
+//! under Miri. With `alloc` on (the workspace's `cargo test`), the cases that make a
+//! scope's cold part (a second block, a limit) run without the guard: that part is boxed
+//! then, as `BufferBlockPool`'s docs say.
+//!
+//! Panics allocate (the payload is boxed), so the cases that check a panic arm the guard
+//! around everything but the panicking call.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::mem::MaybeUninit;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use arena_kit::{AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Scope};
+
+/// The system allocator, counting the calls made on a thread while it is armed.
+struct Guard;
+
+#[global_allocator]
+static GLOBAL: Guard = Guard;
+
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+    /// Calls made while armed, and the size of the first.
+    static CALLS: Cell<(u32, usize)> = const { Cell::new((0, 0)) };
+}
+
+fn record(size: usize) {
+    if ARMED.try_with(Cell::get).unwrap_or(false) {
+        let _ = CALLS.try_with(|c| {
+            let (n, first) = c.get();
+            c.set((n + 1, if n == 0 { size } else { first }));
+        });
+    }
+}
+
+// SAFETY: every call goes to `System` unchanged; `record` touches only const-initialised
+// thread locals without destructors, which allocate nothing.
+unsafe impl GlobalAlloc for Guard {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        record(layout.size());
+        // SAFETY: forwarded from the caller.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        record(layout.size());
+        // SAFETY: forwarded from the caller.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        record(new_size);
+        // SAFETY: forwarded from the caller.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Runs `f` with the allocator armed on this thread; fails if `f` touched the heap.
+#[track_caller]
+fn no_heap<R>(f: impl FnOnce() -> R) -> R {
+    CALLS.with(|c| c.set((0, 0)));
+    ARMED.with(|a| a.set(true));
+    let result = f();
+    ARMED.with(|a| a.set(false));
+    let (calls, first) = CALLS.with(Cell::get);
+    assert_eq!(calls, 0, "{calls} heap calls, the first of {first} bytes");
+    result
+}
+
+/// A case that makes a scope's cold part: heap-free only without `alloc`.
+#[track_caller]
+fn no_heap_without_alloc<R>(f: impl FnOnce() -> R) -> R {
+    if cfg!(feature = "alloc") { f() } else { no_heap(f) }
+}
+
+thread_local! {
+    static DROPS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// A value whose drops are counted on its thread.
+#[derive(Debug)]
+struct Noisy(u32);
+
+impl Drop for Noisy {
+    fn drop(&mut self) {
+        DROPS.with(|d| d.set(d.get() + 1));
+    }
+}
+
+fn drops() -> u32 {
+    DROPS.with(Cell::get)
+}
+
+/// A buffer of `N` bytes on the stack.
+fn buffer<const N: usize>() -> [MaybeUninit<u8>; N] {
+    [MaybeUninit::uninit(); N]
+}
+
+#[test]
+fn values_drop_once_when_the_scope_ends() {
+    let mut buf = buffer::<4096>();
+    no_heap(|| {
+        let pool = BufferBlockPool::new(&mut buf);
+        let before = drops();
+        {
+            let scope = pool.scope();
+            for i in 0..50 {
+                assert_eq!(scope.alloc(Noisy(i)).0, i);
+            }
+            let exits = Cell::new(0);
+            scope.on_exit(|| exits.set(exits.get() + 1));
+            assert_eq!(drops(), before);
+            drop(scope);
+            assert_eq!(exits.get(), 1);
+        }
+        assert_eq!(drops(), before + 50);
+    });
+}
+
+#[test]
+fn the_next_scope_takes_the_block_back() {
+    let mut buf = buffer::<2048>();
+    no_heap(|| {
+        let pool = BufferBlockPool::with_block_size(&mut buf, 480);
+        let blocks = pool.blocks_left();
+        for i in 0..1000_u64 {
+            let scope = pool.scope();
+            let words = scope.alloc_slice_fill_with(8, |j| i + j as u64);
+            assert_eq!(words[7], i + 7);
+        }
+        let stats = pool.stats();
+        assert_eq!((stats.live_blocks, stats.cached_blocks, stats.system_allocations), (0, 1, 0));
+        assert_eq!(pool.blocks_left(), blocks - 1);
+    });
+}
+
+#[test]
+fn a_full_buffer_is_an_error_and_the_value_comes_back() {
+    let mut buf = buffer::<1024>();
+    // Asking for a second block makes the cold part first.
+    no_heap_without_alloc(|| {
+        let pool = BufferBlockPool::new(&mut buf);
+        let capacity = pool.block_capacity();
+        let scope = pool.scope();
+        let mut made = 0;
+        loop {
+            match scope.try_alloc(Noisy(made)) {
+                Ok(_) => made += 1,
+                Err(e) => {
+                    // Uncut: what aligning the one block's end to 16 left over.
+                    assert!(
+                        matches!(e.error(), AllocError::BufferExhausted { left, .. } if left < 16)
+                    );
+                    let before = drops();
+                    assert_eq!(e.into_value().0, made);
+                    assert_eq!(drops(), before + 1, "the value handed back drops once");
+                    break;
+                }
+            }
+        }
+        // Each value takes its 4 bytes and a drop node of its own (40 bytes in all).
+        assert!(made as usize > capacity / 64, "{made} values in {capacity} bytes");
+        // The scope stays usable for what still fits.
+        assert!(scope.try_alloc(0_u8).is_ok() || scope.block_room() == 0);
+    });
+}
+
+#[test]
+fn a_value_larger_than_a_block_fails_alone() {
+    let mut buf = buffer::<4096>();
+    // Asking for a block of its own makes the cold part first.
+    no_heap_without_alloc(|| {
+        let pool = BufferBlockPool::with_block_size(&mut buf, 480);
+        let scope = pool.scope();
+        let small = scope.alloc(7_u32);
+        let err = scope.try_alloc([1_u8; 600]).unwrap_err();
+        assert!(matches!(err.error(), AllocError::BufferExhausted { size, .. } if size > 600));
+        assert_eq!(err.into_value(), [1_u8; 600]);
+        assert_eq!(*small, 7);
+        assert!(scope.try_alloc_slice_copy(&[0_u64; 100]).is_err());
+    });
+}
+
+#[test]
+fn the_panicking_forms_say_the_buffer_is_full() {
+    let mut buf = buffer::<512>();
+    let pool = no_heap(|| BufferBlockPool::new(&mut buf));
+    let scope = pool.scope();
+    // The panic's payload is boxed by std: not under the guard.
+    let panic = catch_unwind(AssertUnwindSafe(|| {
+        scope.alloc([0_u8; 1000]);
+    }))
+    .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(message.contains("buffer has no block"), "{message}");
+    no_heap(|| assert_eq!(*scope.alloc(5), 5));
+}
+
+#[test]
+fn nested_scopes_take_blocks_and_give_them_back() {
+    let mut buf = buffer::<{ 3 * 512 + 16 }>();
+    no_heap(|| {
+        let pool = BufferBlockPool::with_block_size(&mut buf, 480);
+        assert_eq!(pool.blocks_left(), 3);
+        let outer = pool.scope();
+        let a = outer.alloc(Noisy(1));
+        {
+            let inner = outer.scope();
+            inner.alloc(Noisy(2));
+            {
+                let innermost = inner.scope();
+                innermost.alloc(Noisy(3));
+                let fourth = innermost.scope();
+                let err = fourth.try_alloc(Noisy(4)).unwrap_err();
+                assert!(matches!(err.error(), AllocError::BufferExhausted { .. }));
+                drop(err);
+                assert_eq!(pool.stats().live_blocks, 3);
+            }
+            assert_eq!(pool.stats().live_blocks, 2);
+        }
+        assert_eq!((pool.stats().live_blocks, pool.stats().cached_blocks), (1, 2));
+        assert_eq!(a.0, 1);
+        // The given-back blocks serve the next child.
+        let again = outer.scope();
+        again.alloc(Noisy(5));
+        assert_eq!(pool.blocks_left(), 0);
+    });
+}
+
+#[test]
+fn scoped_rewinds_within_one_block() {
+    let mut buf = buffer::<1024>();
+    no_heap(|| {
+        let pool = BufferBlockPool::new(&mut buf);
+        let mut scope = pool.scope();
+        let kept = scope.alloc(1_u64);
+        let _ = kept;
+        let room = scope.block_room();
+        for round in 0..100_u32 {
+            let sum = scope.scoped(|s| {
+                let values = s.alloc_slice_fill_with(20, |i| Noisy(round + i as u32));
+                values.iter().map(|n| n.0).sum::<u32>()
+            });
+            assert_eq!(sum, 20 * round + 190);
+            assert_eq!(scope.block_room(), room, "round {round} gave its bytes back");
+        }
+    });
+}
+
+#[test]
+fn reset_drops_the_values_and_keeps_the_block() {
+    let mut buf = buffer::<1024>();
+    no_heap(|| {
+        let pool = BufferBlockPool::new(&mut buf);
+        let mut scope = pool.scope();
+        let before = drops();
+        for _ in 0..10 {
+            scope.alloc(Noisy(0));
+        }
+        scope.reset();
+        assert_eq!(drops(), before + 10);
+        assert_eq!(pool.stats().live_blocks, 1);
+        assert_eq!(*scope.alloc(3_u8), 3);
+    });
+}
+
+#[test]
+fn collections_grow_in_the_buffer() {
+    let mut buf = buffer::<8192>();
+    // A vector past a block asks for a buffer block, which makes the cold part first.
+    no_heap_without_alloc(|| {
+        let pool = BufferBlockPool::new(&mut buf);
+        let scope = pool.scope();
+        let mut squares = ArenaVec::new_in(&scope);
+        for i in 0..500_u32 {
+            squares.push(i * i);
+        }
+        assert_eq!(squares[499], 499 * 499);
+        let mut text = ArenaString::new_in(&scope);
+        for word in ["no", "heap", "was", "touched"] {
+            text.push_str(word);
+            text.push(' ');
+        }
+        assert_eq!(text.trim_end(), "no heap was touched");
+        let line =
+            arena_kit::format!(in &scope, "{} squares, the last {}", squares.len(), squares[499]);
+        assert_eq!(line, "500 squares, the last 249001");
+        let boxed = ArenaBox::new_in(Noisy(9), &scope);
+        let before = drops();
+        drop(boxed);
+        assert_eq!(drops(), before + 1);
+        // Past the buffer: an error, the vector unchanged.
+        assert!(squares.try_reserve(10_000).is_err());
+        assert_eq!(squares.len(), 500);
+        let collected = scope.alloc_from_iter((0..64_u32).filter(|n| n % 3 == 0));
+        assert_eq!(collected.len(), 22);
+    });
+}
+
+#[test]
+fn a_scope_past_its_first_block_gives_every_block_back() {
+    let mut buf = buffer::<{ 4 * 512 + 16 }>();
+    no_heap_without_alloc(|| {
+        let pool = BufferBlockPool::with_block_size(&mut buf, 480);
+        let before = drops();
+        {
+            let scope = pool.scope();
+            for i in 0..30 {
+                scope.alloc(Noisy(i)); // a value and its drop node: 40 bytes, 12 a block
+            }
+            assert_eq!(pool.stats().live_blocks, 3);
+        }
+        assert_eq!(drops(), before + 30);
+        assert_eq!(pool.stats().live_blocks, 0);
+        assert_eq!(pool.stats().cached_blocks + pool.blocks_left(), 4);
+    });
+}
+
+#[test]
+fn limits_hold_in_a_buffer() {
+    let mut buf = buffer::<4096>();
+    no_heap_without_alloc(|| {
+        let pool = BufferBlockPool::with_block_size(&mut buf, 480);
+        let scope = pool.scope();
+        scope.set_limit(Some(512));
+        scope.alloc([0_u8; 400]);
+        let err = scope.try_alloc([0_u8; 400]).unwrap_err();
+        assert!(matches!(err.error(), AllocError::LimitReached { .. }));
+        pool.set_limit(Some(1024));
+        let other = pool.scope();
+        other.alloc(1_u8);
+        let third = pool.scope();
+        assert!(matches!(
+            third.try_alloc(2_u8).unwrap_err().error(),
+            AllocError::LimitReached { .. }
+        ));
+    });
+}
+
+#[test]
+fn an_unaligned_buffer_is_aligned_and_reserve_cuts_ahead() {
+    let mut buf = buffer::<{ 10 * 64 + 32 }>();
+    no_heap(|| {
+        let pool = BufferBlockPool::with_block_size(&mut buf[3..], 32);
+        assert_eq!(pool.blocks_left(), 10);
+        pool.reserve(4).unwrap();
+        assert_eq!((pool.stats().cached_blocks, pool.blocks_left()), (4, 6));
+        let scope = pool.scope();
+        let x: &mut u128 = scope.alloc(u128::MAX);
+        assert_eq!((x as *mut u128).addr() % align_of::<u128>(), 0);
+        assert!(matches!(pool.reserve(11), Err(AllocError::BufferExhausted { .. })));
+    });
+}
+
+#[test]
+fn tiny_buffers_make_pools_that_refuse_everything() {
+    for len in [0, 1, 15, 16, 47] {
+        let mut buf = [MaybeUninit::uninit(); 64];
+        no_heap(|| {
+            let pool = BufferBlockPool::new(&mut buf[..len]);
+            let scope = pool.scope();
+            assert!(scope.try_alloc(1_u8).is_err(), "a {len}-byte buffer");
+            assert!(scope.try_alloc_slice_copy::<u8>(&[]).is_ok());
+        });
+    }
+}
+
+#[test]
+fn a_forgotten_scope_leaks_its_values_and_the_buffer_comes_back() {
+    let mut buf = buffer::<1024>();
+    let before = drops();
+    no_heap(|| {
+        let pool = BufferBlockPool::new(&mut buf);
+        let scope = pool.scope();
+        scope.alloc(Noisy(1));
+        core::mem::forget(scope);
+        // The forgotten scope keeps its block: the next one has none.
+        assert!(pool.scope().try_alloc(1_u8).is_err());
+    });
+    assert_eq!(drops(), before, "a forgotten scope runs no destructor");
+    // The buffer is the caller's again.
+    buf.fill(MaybeUninit::new(0xAA));
+    // SAFETY: every byte was written just above.
+    assert!(buf.iter().all(|b| unsafe { b.assume_init() } == 0xAA));
+}
+
+#[test]
+fn a_panic_half_way_drops_what_was_made() {
+    let mut buf = buffer::<2048>();
+    let pool = BufferBlockPool::new(&mut buf);
+    let before = drops();
+    {
+        let scope = pool.scope();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            scope.alloc_slice_fill_with(10, |i| {
+                assert!(i < 6, "the seventh value fails");
+                Noisy(i as u32)
+            });
+        }));
+        assert!(result.is_err());
+        assert_eq!(drops(), before + 6, "the six values made are dropped at once");
+        no_heap(|| scope.alloc(Noisy(99)));
+    }
+    assert_eq!(drops(), before + 7);
+}
+
+#[test]
+fn a_pool_moves_to_another_thread() {
+    fn run(pool: &BufferBlockPool<'_>) -> u32 {
+        no_heap(|| {
+            let scope: Scope<'_> = pool.scope();
+            scope.alloc_slice_fill_with(10, |i| i as u32).iter().sum()
+        })
+    }
+    let mut buf = buffer::<1024>();
+    let pool = BufferBlockPool::new(&mut buf);
+    let sum = std::thread::scope(|s| s.spawn(move || run(&pool)).join().unwrap());
+    assert_eq!(sum, 45);
+}
