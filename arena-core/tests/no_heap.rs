@@ -6,9 +6,10 @@
 //! (The allocator cannot panic itself: unwinding out of a global allocator is undefined
 //! behaviour. It serves the call from the system and records it instead.) CI runs this
 //! binary with `--no-default-features`, where arena-kit links no `alloc` at all, and
-//! under Miri. With `alloc` on (the workspace's `cargo test`), the cases that make a
-//! scope's cold part (a second block, a limit) run without the guard: that part is boxed
-//! then, as `BufferBlockPool`'s docs say.
+//! under Miri. With `alloc` on (the workspace's `cargo test`), the cases whose scope gets
+//! a second block or a limit run without the guard: a scope's bookkeeping for those is
+//! boxed then, as `BufferBlockPool`'s docs say. (A block the buffer cannot give makes
+//! none: those cases are guarded either way.)
 //!
 //! Panics allocate (the payload is boxed), so the cases that check a panic arm the guard
 //! around everything but the panicking call.
@@ -145,8 +146,7 @@ fn the_next_scope_takes_the_block_back() {
 #[test]
 fn a_full_buffer_is_an_error_and_the_value_comes_back() {
     let mut buf = buffer::<1024>();
-    // Asking for a second block makes the cold part first.
-    no_heap_without_alloc(|| {
+    no_heap(|| {
         let pool = BufferBlockPool::new(&mut buf);
         let capacity = pool.block_capacity();
         let scope = pool.scope();
@@ -176,8 +176,7 @@ fn a_full_buffer_is_an_error_and_the_value_comes_back() {
 #[test]
 fn a_value_larger_than_a_block_fails_alone() {
     let mut buf = buffer::<4096>();
-    // Asking for a block of its own makes the cold part first.
-    no_heap_without_alloc(|| {
+    no_heap(|| {
         let pool = BufferBlockPool::with_block_size(&mut buf, 480);
         let scope = pool.scope();
         let small = scope.alloc(7_u32);
@@ -246,7 +245,8 @@ fn scoped_rewinds_within_one_block() {
         let room = scope.block_room();
         for round in 0..100_u32 {
             let sum = scope.scoped(|s| {
-                let values = s.alloc_slice_fill_with(20, |i| Noisy(round + i as u32));
+                let values =
+                    s.alloc_slice_fill_with(20, |i| Noisy(round + u32::try_from(i).unwrap()));
                 values.iter().map(|n| n.0).sum::<u32>()
             });
             assert_eq!(sum, 20 * round + 190);
@@ -275,8 +275,7 @@ fn reset_drops_the_values_and_keeps_the_block() {
 #[test]
 fn collections_grow_in_the_buffer() {
     let mut buf = buffer::<8192>();
-    // A vector past a block asks for a buffer block, which makes the cold part first.
-    no_heap_without_alloc(|| {
+    no_heap(|| {
         let pool = BufferBlockPool::new(&mut buf);
         let scope = pool.scope();
         let mut squares = ArenaVec::new_in(&scope);
@@ -355,7 +354,7 @@ fn an_unaligned_buffer_is_aligned_and_reserve_cuts_ahead() {
         assert_eq!((pool.stats().cached_blocks, pool.blocks_left()), (4, 6));
         let scope = pool.scope();
         let x: &mut u128 = scope.alloc(u128::MAX);
-        assert_eq!((x as *mut u128).addr() % align_of::<u128>(), 0);
+        assert_eq!(std::ptr::from_mut(x).addr() % align_of::<u128>(), 0);
         assert!(matches!(pool.reserve(11), Err(AllocError::BufferExhausted { .. })));
     });
 }
@@ -402,7 +401,7 @@ fn a_panic_half_way_drops_what_was_made() {
         let result = catch_unwind(AssertUnwindSafe(|| {
             scope.alloc_slice_fill_with(10, |i| {
                 assert!(i < 6, "the seventh value fails");
-                Noisy(i as u32)
+                Noisy(u32::try_from(i).unwrap())
             });
         }));
         assert!(result.is_err());
@@ -417,7 +416,7 @@ fn a_pool_moves_to_another_thread() {
     fn run(pool: &BufferBlockPool<'_>) -> u32 {
         no_heap(|| {
             let scope: Scope<'_> = pool.scope();
-            scope.alloc_slice_fill_with(10, |i| i as u32).iter().sum()
+            scope.alloc_slice_fill_with(10, |i| u32::try_from(i).unwrap()).iter().sum()
         })
     }
     let mut buf = buffer::<1024>();

@@ -145,10 +145,11 @@ impl fmt::Debug for Carver<'_> {
 /// its other methods panic. A value larger than a block fails the same way: there are no
 /// dedicated blocks. No call ever reaches a global allocator for a block.
 ///
-/// With the `alloc` feature enabled, a scope that holds more than one block or takes a
-/// limit keeps its 56-byte bookkeeping for that on the heap, once per scope; built
-/// without `alloc` (`default-features = false`), that bookkeeping lives in the scope
-/// itself and nothing in the crate can call an allocator.
+/// With the `alloc` feature enabled, a scope that comes to hold more than one block (or
+/// a collection's buffer block, or a limit) keeps a few words of bookkeeping for them on
+/// the heap, once per scope; a block the buffer cannot give makes none. Built without
+/// `alloc` (`default-features = false`), that bookkeeping lives in the scope itself and
+/// nothing in the crate can call an allocator.
 ///
 /// # Cost
 ///

@@ -368,10 +368,19 @@ impl<'p> Bump<'p> {
     #[cold]
     #[inline(never)]
     fn alloc_slow(&self, layout: Layout) -> Result<NonNull<u8>, AllocError> {
-        // Where the current block or the new one will go, made before a block is taken
-        // so that a failure leaves nothing to give back.
-        let cold = if self.with_head(|_| ()).is_some() { Some(self.cold()?) } else { None };
         let block = self.take_block(layout)?;
+        // Where the current block or the new one will go, made once a block is had: a
+        // request the source refuses makes nothing (a buffer's scope, with `alloc`,
+        // touches no heap for a block it cannot get).
+        let cold = if self.with_head(|_| ()).is_some() {
+            match self.cold() {
+                Ok(cold) => Some(cold),
+                // SAFETY: S2: the block came from the source just now and holds nothing.
+                Err(e) => return Err(unsafe { self.give_up_block(block, e) }),
+            }
+        } else {
+            None
+        };
         let start = block.data_start();
         let end = block.data_end();
         let pad = start.addr().wrapping_neg() & (layout.align() - 1);
@@ -421,6 +430,19 @@ impl<'p> Bump<'p> {
         let block = self.take_block(layout)?;
         self.install_first(block);
         Ok(())
+    }
+
+    /// Gives back a block just taken, when the cold part it needed could not be made,
+    /// and returns the error.
+    ///
+    /// # Safety
+    ///
+    /// `block` came from this bump's source just now, and nothing was allocated in it.
+    #[cold]
+    unsafe fn give_up_block(&self, block: Block, error: AllocError) -> AllocError {
+        // SAFETY: forwarded from the caller: the source's block, holding nothing.
+        unsafe { self.source.release(block) };
+        error
     }
 
     /// A block from the source that can hold `layout`, if the limit allows it.
@@ -595,8 +617,12 @@ impl<'p> Bump<'p> {
         if let Some(limit) = self.limit() {
             LimitKind::Scope.check(limit, self.reserved(), size)?;
         }
-        let cold = self.cold()?;
         let block = self.source.acquire_dedicated(layout)?;
+        let cold = match self.cold() {
+            Ok(cold) => cold,
+            // SAFETY: S2: the block came from the source just now and holds nothing.
+            Err(e) => return Err(unsafe { self.give_up_block(block, e) }),
+        };
         let (data, bytes) = buffer_of(&block);
         cold.add_reserved(block.size());
         cold.add_outgrown(bytes);

@@ -208,8 +208,8 @@ impl<'p> Source<'p> {
     ///
     /// # Safety
     ///
-    /// `block` came from this source's `acquire` or `acquire_dedicated`, and nothing
-    /// uses its data afterwards.
+    /// `block` came from this source's `acquire`, `acquire_dedicated` or `acquire_sized`, and
+    /// nothing uses its data afterwards.
     #[inline(always)]
     pub(super) unsafe fn release(&self, block: Block) {
         match self {
