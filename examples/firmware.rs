@@ -1,0 +1,232 @@
+//! A device's command loop with no heap: each message a UART delivers is handled in a
+//! scope over a fixed RAM buffer (`BufferBlockPool`), and its reply goes out through a
+//! fixed transmit buffer. Nothing here allocates: the binary's global allocator counts
+//! the calls made while messages are handled, and the loop checks there were none.
+//!
+//! The commands: `READ r`, `WRITE r v`, `AVG a b ...`, `ECHO words...`. A message too big
+//! for the RAM left gets `ERR busy` (a `try_` call failing, never a panic or a `malloc`);
+//! each message's scope gives its blocks back when the reply is sent, and a guard in
+//! the scope (a destructor) switches the activity LED off again.
+//!
+//! On a microcontroller the same code runs with `arena-kit = { default-features = false }`
+//! (`cargo build -p arena-kit --no-default-features --target thumbv7em-none-eabihf`
+//! builds the crate so); here it runs on the host. `cargo run --example firmware`;
+//! `cargo test --example firmware`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::fmt::Write as _;
+use std::mem::MaybeUninit;
+
+use arena_kit::{ArenaString, ArenaVec, BufferBlockPool, Scope};
+
+/// The system allocator, counting this thread's calls.
+struct Counting;
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+thread_local! {
+    static HEAP_CALLS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    let _ = HEAP_CALLS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every call goes to `System` unchanged; `count` touches a const-initialised
+// thread local without a destructor, which allocates nothing.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded from the caller.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count();
+        // SAFETY: forwarded from the caller.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+fn heap_calls() -> u64 {
+    HEAP_CALLS.with(Cell::get)
+}
+
+/// The device: eight 16-bit registers and an activity LED (hardware state: written
+/// through shared references, as memory-mapped registers are).
+struct Device {
+    registers: [Cell<u16>; 8],
+    led_on: Cell<bool>,
+    led_flashes: Cell<u32>,
+}
+
+/// Switches the LED on while a message is handled, and off when its scope ends: a value
+/// with a destructor, dropped by the scope.
+struct Activity<'d>(&'d Device);
+
+impl<'d> Activity<'d> {
+    fn start(device: &'d Device) -> Self {
+        device.led_on.set(true);
+        device.led_flashes.set(device.led_flashes.get() + 1);
+        Activity(device)
+    }
+}
+
+impl Drop for Activity<'_> {
+    fn drop(&mut self) {
+        self.0.led_on.set(false);
+    }
+}
+
+/// The UART's transmit buffer: replies are copied in, one per line, until it is full.
+struct Transmit {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl Transmit {
+    fn send(&mut self, reply: &str) {
+        let room = self.bytes.len() - self.len;
+        let n = (reply.len() + 1).min(room);
+        if n == 0 {
+            return;
+        }
+        self.bytes[self.len..self.len + n - 1].copy_from_slice(&reply.as_bytes()[..n - 1]);
+        self.bytes[self.len + n - 1] = b'\n';
+        self.len += n;
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("<not UTF-8>")
+    }
+}
+
+/// Handles one message in `scope`, returning the reply (in the scope too).
+fn handle<'s>(
+    scope: &'s Scope<'_>,
+    device: &Device,
+    message: &str,
+) -> Result<ArenaString<'s>, &'static str> {
+    let mut words: ArenaVec<'_, &str> = ArenaVec::new_in(scope);
+    for word in message.split_whitespace() {
+        words.try_push(word).map_err(|_| "busy")?;
+    }
+    let number = |i: usize| -> Result<u16, &'static str> {
+        words.get(i).ok_or("missing argument")?.parse().map_err(|_| "not a number")
+    };
+    let mut reply = ArenaString::new_in(scope);
+    match words.first().copied() {
+        Some("READ") => {
+            let r = usize::from(number(1)?);
+            let value = device.registers.get(r).ok_or("no such register")?.get();
+            write!(reply, "R{r}={value}").map_err(|_| "busy")?;
+        }
+        Some("WRITE") => {
+            let (r, value) = (usize::from(number(1)?), number(2)?);
+            device.registers.get(r).ok_or("no such register")?.set(value);
+            reply.try_push_str("OK").map_err(|_| "busy")?;
+        }
+        Some("AVG") => {
+            // The arguments, parsed into the scope: a slice that lives for this message.
+            let values = scope
+                .try_alloc_slice_fill_with(words.len() - 1, |i| number(i + 1).unwrap_or(0))
+                .map_err(|_| "busy")?;
+            if values.is_empty() {
+                return Err("missing argument");
+            }
+            let sum: u32 = values.iter().map(|&v| u32::from(v)).sum();
+            let count = u32::try_from(values.len()).map_err(|_| "busy")?;
+            write!(reply, "AVG={}", sum / count).map_err(|_| "busy")?;
+        }
+        Some("ECHO") => {
+            for (i, word) in words.iter().skip(1).enumerate() {
+                if i > 0 {
+                    reply.try_push(' ').map_err(|_| "busy")?;
+                }
+                reply.try_push_str(word).map_err(|_| "busy")?;
+            }
+        }
+        _ => return Err("unknown command"),
+    }
+    Ok(reply)
+}
+
+/// The command loop: one scope per message over `ram`; returns what was transmitted and
+/// the heap calls made while messages were handled.
+fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) {
+    let device = Device {
+        registers: Default::default(),
+        led_on: Cell::new(false),
+        led_flashes: Cell::new(0),
+    };
+    let mut tx = Transmit { bytes: [0; 512], len: 0 };
+    let before = heap_calls();
+    {
+        // Four blocks of 480 bytes: a message's words, its reply and its values.
+        let pool = BufferBlockPool::with_block_size(ram, 480);
+        for message in messages {
+            let scope = pool.scope();
+            // The LED is on while the message is handled: the scope drops the guard at
+            // its end, after the reply is sent.
+            if scope.try_alloc(Activity::start(&device)).is_err() {
+                tx.send("ERR busy");
+                continue;
+            }
+            match handle(&scope, &device, message) {
+                Ok(reply) => tx.send(&reply),
+                Err(error) => {
+                    let mut line = ArenaString::new_in(&scope);
+                    let _ = write!(line, "ERR {error}");
+                    tx.send(&line);
+                }
+            }
+            // The scope ends: the LED guard drops, the blocks go back to the pool.
+        }
+    }
+    let calls = heap_calls() - before;
+    (tx.as_str().to_owned(), device, calls)
+}
+
+const SESSION: &[&str] =
+    &["WRITE 3 700", "READ 3", "AVG 10 20 30 40", "ECHO hello from the device", "READ 9", "FLY"];
+
+fn main() {
+    let mut ram = [MaybeUninit::uninit(); 2048];
+    let (sent, device, calls) = run(SESSION, &mut ram);
+    print!("{sent}");
+    println!("LED flashes: {}, heap calls while handling: {calls}", device.led_flashes.get());
+}
+
+#[test]
+fn the_commands_reply_and_nothing_touches_the_heap() {
+    let mut ram = [MaybeUninit::uninit(); 2048];
+    let (sent, device, calls) = run(SESSION, &mut ram);
+    let lines: Vec<&str> = sent.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "OK",
+            "R3=700",
+            "AVG=25",
+            "hello from the device",
+            "ERR no such register",
+            "ERR unknown command"
+        ]
+    );
+    assert_eq!(device.registers[3].get(), 700);
+    assert_eq!(device.led_flashes.get(), 6);
+    assert!(!device.led_on.get(), "every message's guard switched the LED off");
+    assert_eq!(calls, 0);
+}
+
+#[test]
+fn a_message_too_big_for_the_ram_is_refused_and_the_next_one_served() {
+    let mut ram = [MaybeUninit::uninit(); 2048];
+    let long = format!("ECHO {}", "word ".repeat(400));
+    let messages = [long.as_str(), "READ 0"];
+    let (sent, _, calls) = run(&messages, &mut ram);
+    assert_eq!(sent.lines().collect::<Vec<_>>(), ["ERR busy", "R0=0"]);
+    assert_eq!(calls, 0);
+}
