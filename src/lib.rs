@@ -13,3 +13,8 @@ pub mod workloads;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The code blocks of docs/no-allocator.md, compiled and run by `cargo test`.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/no-allocator.md")]
+struct NoAllocatorDoctests;

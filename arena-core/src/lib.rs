@@ -13,6 +13,7 @@
 //! | you have | use | why |
 //! |---|---|---|
 //! | many short batches (a request, a frame, a parse) | [`BlockPool`] + [`Scope`] | a scope per batch takes the block the last one gave back; ending it is one step |
+//! | the same with no heap (firmware, a real-time loop) | [`BufferBlockPool`] + [`Scope`] | blocks cut from a buffer you lend; a full buffer is an error, never a `malloc` |
 //! | one batch that lives a while | [`Arena`] | a scope that owns its blocks, growing as it goes |
 //! | scopes on many threads | [`SharedBlockPool`] | a block cache per thread over one locked list: scopes take no lock |
 //! | results of parallel tasks | [`ArenaPool`] | arenas lent to tasks one at a time; the values outlive the task |
@@ -99,12 +100,18 @@
 //! # Features
 //!
 //! - `std` (default): links the standard library and brings the thread-safe flavours
-//!   (with `parking_lot`). Without it the crate is `no_std` and needs
-//!   only `alloc`.
-//! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`.
+//!   (with `parking_lot`). Implies `alloc`.
+//! - `alloc` (with `std`): links the `alloc` crate: [`BlockPool`], [`Arena`], the typed
+//!   pools and the size classes take memory from the global allocator. Without it
+//!   (`default-features = false`) the crate needs no allocator at all: scopes and
+//!   collections over a caller's buffer ([`BufferBlockPool`]), checked on a target
+//!   without one (the repository's `docs/no-allocator.md`).
+//! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`
+//!   (its pools need `alloc`, which it implies).
 //! - `serde`: `Serialize`/`Deserialize` for [`TypedKey`], [`KeyPool`] and a
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
-//!   stale), `Serialize` for [`ArenaVec`], [`ArenaString`] and [`ArenaBox`].
+//!   stale; these with `alloc`), `Serialize` for [`ArenaVec`], [`ArenaString`] and
+//!   [`ArenaBox`].
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -5,7 +5,9 @@
 use std::hint::black_box;
 
 use allocator_api2::boxed::Box as ApiBox;
-use arena_kit::{Arena, BlockPool};
+use std::mem::MaybeUninit;
+
+use arena_kit::{Arena, BlockPool, BufferBlockPool};
 
 use super::mi_alloc::MiAlloc;
 use super::{Contender, sum_rounds};
@@ -16,6 +18,7 @@ pub const N: usize = 60_000;
 /// Every W1 contender, arena-kit first, the hand-written limit last.
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope on BlockPool", run: scope_on_pool },
+    Contender { name: "arena-kit Scope on BufferBlockPool (no heap)", run: scope_on_buffer },
     Contender { name: "arena-kit Scope::reset", run: scope_reset },
     Contender { name: "arena-kit Scope::scoped", run: scope_scoped },
     Contender { name: "arena-kit Scope::scoped, 496-byte blocks", run: scope_scoped_small },
@@ -35,6 +38,15 @@ pub const CONTENDERS: &[Contender] = &[
 #[must_use]
 pub fn scope_on_pool(n: usize) -> u64 {
     let pool = BlockPool::new();
+    sum_rounds(n, |i| *black_box(pool.scope().alloc(i)))
+}
+
+/// A new `Scope` per round over a 512-byte buffer on the stack (`BufferBlockPool`): the
+/// same recycling with no allocator at all, as firmware would run it.
+#[must_use]
+pub fn scope_on_buffer(n: usize) -> u64 {
+    let mut buffer = [MaybeUninit::uninit(); 512];
+    let pool = BufferBlockPool::new(&mut buffer);
     sum_rounds(n, |i| *black_box(pool.scope().alloc(i)))
 }
 
