@@ -58,9 +58,10 @@ pub enum AllocError {
         /// Requested alignment.
         align: usize,
     },
-    /// A [`Pool`](crate::Pool)'s index space is full: handles are 32-bit.
+    /// A [`Pool`](crate::Pool)'s index space is full (handles are 32-bit), or the fixed
+    /// storage of a pool made by [`Pool::with_storage`](crate::Pool::with_storage) is.
     CapacityExceeded {
-        /// Most slots a pool can hold.
+        /// Most slots the pool can hold.
         max: usize,
     },
     /// The system allocator returned null.
@@ -124,7 +125,7 @@ impl fmt::Display for AllocError {
                 "layout too large: {size} bytes aligned to {align} exceed isize::MAX with the block header"
             ),
             AllocError::CapacityExceeded { max } => {
-                write!(f, "pool index space exhausted: {max} slots in use")
+                write!(f, "the pool is full: all {max} slots of its storage or index space in use")
             }
             AllocError::OutOfMemory { size, align } => {
                 write!(f, "the system allocator refused {size} bytes aligned to {align}")

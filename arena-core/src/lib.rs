@@ -14,6 +14,7 @@
 //! |---|---|---|
 //! | many short batches (a request, a frame, a parse) | [`BlockPool`] + [`Scope`] | a scope per batch takes the block the last one gave back; ending it is one step |
 //! | the same with no heap (firmware, a real-time loop) | [`BufferBlockPool`] + [`Scope`] | blocks cut from a buffer you lend; a full buffer is an error, never a `malloc` |
+//! | a pool with no heap | [`Pool::with_storage`] over a [`PoolStorage`](pool::PoolStorage) | `N` slots in your memory, the same handles and keys; a full pool is an error that hands the value back |
 //! | one batch that lives a while | [`Arena`] | a scope that owns its blocks, growing as it goes |
 //! | scopes on many threads | [`SharedBlockPool`] | a block cache per thread over one locked list: scopes take no lock |
 //! | results of parallel tasks | [`ArenaPool`] | arenas lent to tasks one at a time; the values outlive the task |
@@ -104,8 +105,9 @@
 //! - `alloc` (with `std`): links the `alloc` crate: [`BlockPool`], [`Arena`], the typed
 //!   pools and the size classes take memory from the global allocator. Without it
 //!   (`default-features = false`) the crate needs no allocator at all: scopes and
-//!   collections over a caller's buffer ([`BufferBlockPool`]), checked on a target
-//!   without one (the repository's `docs/no-allocator.md`).
+//!   collections over a caller's buffer ([`BufferBlockPool`]), pools over a caller's
+//!   storage ([`Pool::with_storage`]), checked on a target without one (the
+//!   repository's `docs/no-allocator.md`).
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`
 //!   (its pools need `alloc`, which it implies).
 //! - `serde`: `Serialize`/`Deserialize` for [`TypedKey`], [`KeyPool`] and a
@@ -119,7 +121,6 @@
 extern crate alloc;
 
 pub mod block;
-#[cfg(feature = "alloc")]
 mod brand;
 mod bump;
 pub mod collections;
@@ -128,7 +129,6 @@ mod external_impls;
 #[cfg(all(test, loom))]
 mod loom_models;
 mod new_macro;
-#[cfg(feature = "alloc")]
 pub mod pool;
 pub mod scope;
 #[cfg(feature = "alloc")]
@@ -141,7 +141,6 @@ pub use block::BlockPool;
 pub use block::BufferBlockPool;
 #[cfg(feature = "std")]
 pub use block::SharedBlockPool;
-#[cfg(feature = "alloc")]
 pub use brand::Brand;
 pub use collections::{ArenaBox, ArenaString, ArenaVec, CollectIn, FromIteratorIn};
 pub use error::{AllocError, AllocOrInitError, LimitKind, TryAllocError};
@@ -150,8 +149,9 @@ pub use new_macro::ArenaNew;
 pub use pool::secondary::SecondaryMap;
 #[cfg(feature = "alloc")]
 pub use pool::soa::{SoaPool, SoaRow};
+pub use pool::{GetDisjointMutError, Handle, Key, Pool, SlotKey};
 #[cfg(feature = "alloc")]
-pub use pool::{GetDisjointMutError, Handle, Key, KeyPool, Pool, SlotKey, TypedKey};
+pub use pool::{KeyPool, TypedKey};
 #[cfg(feature = "std")]
 pub use pool::{SyncHandle, SyncKey, SyncPool};
 #[cfg(feature = "alloc")]

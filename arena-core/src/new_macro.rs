@@ -23,9 +23,7 @@
 //! and `[a; n]` is always the array form (an array *value* goes through `s.alloc`).
 
 use crate::error::TryAllocError;
-#[cfg(feature = "alloc")]
 use crate::pool::Handle;
-#[cfg(feature = "alloc")]
 use crate::pool::Pool;
 use crate::scope::Scope;
 
@@ -83,7 +81,6 @@ impl<'s, 'p, T: 'p> ArenaNew<T> for &'s Scope<'p> {
     }
 }
 
-#[cfg(feature = "alloc")]
 impl<'id, T> ArenaNew<T> for &mut Pool<'id, T> {
     type Output = Handle<'id>;
 

@@ -1,5 +1,5 @@
-//! Scopes over a caller's buffer, checked to use no heap: this binary's global allocator
-//! fails the test that calls it.
+//! Scopes over a caller's buffer and pools over a caller's storage, checked to use no
+//! heap: this binary's global allocator fails the test that calls it.
 //!
 //! Each case runs inside [`no_heap`], which arms the allocator for the calling thread:
 //! any allocation or free made there is counted, and the case fails when it returns.
@@ -19,7 +19,8 @@ use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_kit::{AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Scope};
+use arena_kit::pool::PoolStorage;
+use arena_kit::{AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Pool, Scope};
 
 /// The system allocator, counting the calls made on a thread while it is armed.
 struct Guard;
@@ -423,4 +424,111 @@ fn a_pool_moves_to_another_thread() {
     let pool = BufferBlockPool::new(&mut buf);
     let sum = std::thread::scope(|s| s.spawn(move || run(&pool)).join().unwrap());
     assert_eq!(sum, 45);
+}
+
+// ----- pools over fixed storage ----------------------------------------------------------
+
+#[test]
+fn a_pool_over_storage_inserts_removes_and_checks_keys() {
+    let mut storage = PoolStorage::<Noisy, 8>::new();
+    let before = drops();
+    no_heap(|| {
+        Pool::with_storage(&mut storage, |mut pool| {
+            assert_eq!(pool.capacity(), 8);
+            let keys: [_; 8] =
+                core::array::from_fn(|i| pool.insert_keyed(Noisy(u32::try_from(i).unwrap())));
+            let full = pool.try_insert(Noisy(99)).unwrap_err();
+            assert!(matches!(full.error(), AllocError::CapacityExceeded { max: 8 }));
+            assert_eq!(full.into_value().0, 99);
+            assert_eq!(pool.remove_key(keys[3]).map(|n| n.0), Some(3));
+            let handle = pool.insert(Noisy(30)); // slot 3, a generation on
+            assert!(pool.get_key(keys[3]).is_none(), "the old key is stale");
+            assert_eq!(pool.key(&handle).index(), keys[3].index());
+            assert_eq!(pool.remove(handle).0, 30);
+            pool.retain(|_, n| n.0 % 2 == 0);
+            assert_eq!(pool.len(), 4);
+            assert_eq!(pool.iter().map(|(_, n)| n.0).sum::<u32>(), 2 + 4 + 6);
+            let [a, b] = pool.get_disjoint_mut([keys[2], keys[4]]).unwrap();
+            core::mem::swap(&mut a.0, &mut b.0);
+            assert_eq!(pool.get_key(keys[2]).map(|n| n.0), Some(4));
+        });
+    });
+    // 1 handed back, 2 removed, 3 odd ones retained away, the 4 left when the pool ended.
+    assert_eq!(drops(), before + 10);
+}
+
+#[test]
+fn the_storage_serves_the_next_pool_and_old_keys_stay_out() {
+    let mut storage = PoolStorage::<u64, 4>::new();
+    let raw = no_heap(|| {
+        Pool::with_storage(&mut storage, |mut pool| {
+            let k = pool.insert_keyed(7);
+            pool.shrink_to_fit(); // keeps the storage
+            assert_eq!(pool.capacity(), 4);
+            k.to_raw()
+        })
+    });
+    no_heap(|| {
+        Pool::with_storage(&mut storage, |mut pool| {
+            assert!(pool.is_empty(), "a new pool over the storage starts empty");
+            let _ = pool.insert(1);
+            // A word from the last pool names nothing here but what this pool gave out.
+            assert_eq!(pool.get_key(pool.key_from_raw(raw)), Some(&1));
+            let made = arena_kit::arena_new!(pool, { 5 });
+            assert_eq!(pool[&made], 5);
+        });
+    });
+}
+
+#[test]
+fn a_full_pool_panics_on_insert_and_reserve() {
+    let mut storage = PoolStorage::<u8, 2>::new();
+    Pool::with_storage(&mut storage, |mut pool| {
+        no_heap(|| {
+            let _ = pool.insert(1);
+            let _ = pool.insert(2);
+        });
+        // The panics' payloads are boxed by std: not under the guard.
+        let insert = catch_unwind(AssertUnwindSafe(|| pool.insert(3))).unwrap_err();
+        assert!(insert.downcast_ref::<String>().unwrap().contains("2 slots"), "{insert:?}");
+        let reserve = catch_unwind(AssertUnwindSafe(|| pool.reserve(1))).unwrap_err();
+        assert!(reserve.downcast_ref::<String>().unwrap().contains("fixed storage of 2"));
+        assert_eq!(pool.len(), 2, "the pool is intact");
+    });
+}
+
+#[test]
+fn a_forgotten_pool_leaks_its_values_and_the_storage_comes_back() {
+    let mut storage = PoolStorage::<Noisy, 4>::new();
+    let before = drops();
+    no_heap(|| {
+        Pool::with_storage(&mut storage, |mut pool| {
+            let _ = pool.insert(Noisy(1));
+            core::mem::forget(pool);
+        });
+    });
+    assert_eq!(drops(), before, "a forgotten pool drops nothing");
+    no_heap(|| Pool::with_storage(&mut storage, |pool| assert!(pool.is_empty())));
+}
+
+#[test]
+fn a_panicking_destructor_drops_the_other_values_once() {
+    struct Bomb(bool);
+    impl Drop for Bomb {
+        fn drop(&mut self) {
+            DROPS.with(|d| d.set(d.get() + 1));
+            assert!(!self.0, "the bomb goes off");
+        }
+    }
+    let mut storage = PoolStorage::<Bomb, 4>::new();
+    let before = drops();
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        Pool::with_storage(&mut storage, |mut pool| {
+            let _ = pool.insert(Bomb(false));
+            let _ = pool.insert(Bomb(true));
+            let _ = pool.insert(Bomb(false));
+        });
+    }));
+    assert!(result.is_err());
+    assert_eq!(drops(), before + 3, "every value dropped once");
 }

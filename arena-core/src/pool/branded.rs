@@ -49,6 +49,7 @@ use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::pool::slots::{Claim, GetDisjointMutError, Slots, overlapping};
 use crate::pool::stats::PoolStats;
+use crate::pool::storage::PoolStorage;
 use crate::pool::version::Version;
 use crate::pool::{Drain, IntoIter, Iter, IterMut};
 use crate::pool::{Handle, Key};
@@ -89,6 +90,7 @@ pub struct Pool<'id, T> {
     brand: Id<'id>,
 }
 
+#[cfg(feature = "alloc")]
 impl<T> Pool<'_, T> {
     /// Runs `f` with a new, empty pool of a brand of its own, and returns what `f` returns.
     ///
@@ -131,6 +133,57 @@ impl<T> Pool<'_, T> {
     }
 }
 
+impl<T> Pool<'_, T> {
+    /// Runs `f` with a new, empty pool over the caller's `storage` (room for `N` values),
+    /// of a brand of its own, as [`with`](Self::with) does on the heap. The pool never
+    /// grows and never calls an allocator: it works without the `alloc` feature. An
+    /// insert into a full pool fails: [`try_insert`](Self::try_insert) hands the value
+    /// back with [`AllocError::CapacityExceeded`], [`insert`](Self::insert) panics.
+    ///
+    /// The values still in the pool when `f` returns are dropped then; the storage is
+    /// the caller's again, empty, and can serve the next pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{Pool, pool::PoolStorage};
+    ///
+    /// struct Session { user: &'static str, requests: u32 }
+    ///
+    /// let mut storage = PoolStorage::<Session, 8>::new();
+    /// Pool::with_storage(&mut storage, |mut sessions| {
+    ///     let ada = sessions.insert_keyed(Session { user: "ada", requests: 0 });
+    ///     sessions.get_key_mut(ada).unwrap().requests += 1;
+    ///     assert_eq!(sessions.get_key(ada).map(|s| (s.user, s.requests)), Some(("ada", 1)));
+    ///     assert_eq!(sessions.capacity(), 8);
+    /// });
+    /// ```
+    ///
+    /// A pool cannot outlive the call, so it cannot outlive the storage:
+    ///
+    /// ```compile_fail,E0521
+    /// let mut storage = arena_kit::pool::PoolStorage::<u8, 4>::new();
+    /// let mut outside = None;
+    /// arena_kit::Pool::with_storage(&mut storage, |pool| outside = Some(pool));
+    /// ```
+    pub fn with_storage<const N: usize, R>(
+        storage: &mut PoolStorage<T, N>,
+        f: impl for<'id> FnOnce(Pool<'id, T>) -> R,
+    ) -> R {
+        Brand::with(|brand| {
+            // SAFETY: the pool cannot outlive this call, so it cannot outlive `storage`,
+            // which is borrowed mutably for the whole call (nothing else uses it
+            // meanwhile): the pool's type names the fresh brand `'id`, which `R` cannot
+            // mention and no place outside `f` can hold (that would need `'id` to outlive
+            // it). A pool leaked inside `f` leaves its values in the storage, never
+            // dropped: a leak, and the storage's slots are `MaybeUninit`.
+            let slots = unsafe { Slots::fixed(storage.slots_mut()) };
+            f(Pool { slots, brand: brand.into_id() })
+        })
+    }
+}
+
+#[cfg(feature = "alloc")]
 impl<'id, T> Pool<'id, T> {
     /// A new, empty pool carrying `brand`: for value types that mention the brand
     /// themselves (see [`Brand`]); [`Pool::with`] is shorter otherwise.
@@ -375,6 +428,7 @@ impl<'id, T> Pool<'id, T> {
         Key::new(index, version.unwrap_or(Version::FIRST), self.brand)
     }
 
+    #[cfg(feature = "alloc")]
     /// The key of the value in slot `index` if it is occupied and no handle owns it.
     #[inline]
     pub(super) fn unowned_key_at(&self, index: u32) -> Option<Key<'id>> {
@@ -382,6 +436,7 @@ impl<'id, T> Pool<'id, T> {
         Some(Key::new(index, version, self.brand))
     }
 
+    #[cfg(feature = "alloc")]
     /// The value in slot `index`, which must be occupied (checked: panics otherwise).
     /// For [`RowIndex`](crate::RowIndex), which names its slots by index.
     #[track_caller]
@@ -650,7 +705,8 @@ impl<'id, T> Pool<'id, T> {
     ///
     /// # Panics
     ///
-    /// If the new capacity overflows `usize` or memory runs out (as `Vec::reserve`).
+    /// If the new capacity overflows `usize` or memory runs out (as `Vec::reserve`), or,
+    /// for a pool over [`PoolStorage`], if the storage cannot hold them.
     ///
     /// # Examples
     ///
@@ -789,6 +845,7 @@ impl<'id, T> Pool<'id, T> {
         Drain::new(self.slots.drain_unowned(unowned), model)
     }
 
+    #[cfg(feature = "alloc")]
     /// Empties the pool, yielding every value (in slot order). Consumes the pool: any
     /// handle still alive would otherwise name an empty slot. `into_iter()` does the same
     /// with keys; [`drain_keyed`](Self::drain_keyed) keeps the pool (and its owned values).

@@ -17,12 +17,17 @@ mod branded;
 mod handle;
 mod iter;
 mod key;
+#[cfg(feature = "alloc")]
 mod key_pool;
+#[cfg(feature = "alloc")]
 pub mod secondary;
+mod slot_buf;
 mod slot_key;
 mod slots;
+#[cfg(feature = "alloc")]
 pub mod soa;
 mod stats;
+mod storage;
 #[cfg(feature = "std")]
 mod sync_pool;
 mod version;
@@ -31,13 +36,15 @@ pub use branded::{Pool, VacantEntry};
 pub use handle::Handle;
 pub use iter::{Drain, IntoIter, Iter, IterMut};
 pub use key::Key;
+#[cfg(feature = "alloc")]
 pub use key_pool::{KeyPool, KeyVacantEntry, TypedKey};
 pub use slot_key::SlotKey;
 pub use slots::GetDisjointMutError;
-#[cfg(feature = "serde")]
+#[cfg(all(feature = "serde", feature = "alloc"))]
 pub(crate) use slots::MAX_SLOTS;
 pub use stats::PoolStats;
+pub use storage::PoolStorage;
 #[cfg(feature = "std")]
 pub use sync_pool::{SyncHandle, SyncKey, SyncPool};
-#[cfg(feature = "serde")]
+#[cfg(all(feature = "serde", feature = "alloc"))]
 pub(crate) use version::Version;

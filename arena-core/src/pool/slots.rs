@@ -7,7 +7,8 @@
 //!
 //! # Layout
 //!
-//! - `entries: Vec<Slot<T>>`, one per slot: a meta word (bit 0 occupied, bit 1 owned by a
+//! - `entries: SlotBuf<Slot<T>>` (a `Vec` on the heap, or a caller's fixed storage:
+//!   `pool/slot_buf.rs`), one per slot: a meta word (bit 0 occupied, bit 1 owned by a
 //!   branded pool's handle, bits 2.. the generation keys are checked against; the layout
 //!   and the [`Version`] keys carry are in `pool/version.rs`) next to a
 //!   union of a `T` and a `u32`: an occupied slot holds the value, a vacant one the index
@@ -68,12 +69,14 @@
     reason = "slot indices are below MAX_SLOTS < u32::MAX, checked at insertion"
 )]
 
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
 use core::mem::ManuallyDrop;
 use core::ptr;
 
 use crate::error::AllocError;
+use crate::pool::slot_buf::{NoRoom, SlotBuf};
 use crate::pool::stats::PoolStats;
 use crate::pool::version::{GEN_MASK, GEN_SHIFT, OCCUPIED, OWNED, Version};
 
@@ -109,7 +112,7 @@ impl Link {
 pub(crate) const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
 
 /// A slot: its meta word, and the value or the next vacant index (L1).
-struct Slot<T> {
+pub(super) struct Slot<T> {
     meta: u32,
     body: Body<T>,
 }
@@ -122,7 +125,7 @@ union Body<T> {
 
 /// Free-list storage of `T`s by index and version; see the module docs.
 pub(super) struct Slots<T> {
-    entries: Vec<Slot<T>>,
+    entries: SlotBuf<Slot<T>>,
     /// Slots the buffer surely holds, all below `MAX_SLOTS` (R1: at most
     /// `min(entries.capacity(), MAX_SLOTS)`; zero when not known): an insert at the end
     /// compares the slot count with it alone, one compare instead of a `min` of two
@@ -201,7 +204,7 @@ mod start {
             self.salt
         }
 
-        #[cfg(feature = "serde")]
+        #[cfg(all(feature = "serde", feature = "alloc"))]
         #[inline]
         pub(super) fn floor(self) -> u32 {
             self.floor
@@ -225,9 +228,28 @@ use start::Start;
 impl<T> Slots<T> {
     /// Empty storage with room for `capacity` values, generations starting at `salt`
     /// (reduced modulo 2^30).
+    #[cfg(feature = "alloc")]
     pub(super) fn with_capacity(capacity: usize, salt: u32) -> Self {
+        Self::over(SlotBuf::with_capacity(capacity), salt)
+    }
+
+    /// Empty storage in the caller's fixed `storage`, which it never grows past
+    /// (generations starting at 0: the pools over it are branded).
+    ///
+    /// # Safety
+    ///
+    /// As [`SlotBuf::fixed`]: nothing else uses `storage` while the storage lives, and
+    /// `storage` outlives it.
+    pub(super) unsafe fn fixed(storage: &mut [core::mem::MaybeUninit<Slot<T>>]) -> Self {
+        // SAFETY: forwarded from the caller.
+        Self::over(unsafe { SlotBuf::fixed(storage) }, 0)
+    }
+
+    /// Empty storage in `entries` (empty), generations starting at `salt`.
+    fn over(entries: SlotBuf<Slot<T>>, salt: u32) -> Self {
+        debug_assert!(entries.is_empty(), "an empty buffer");
         Slots {
-            entries: Vec::with_capacity(capacity),
+            entries,
             // R1: unknown yet; the first insert at the end asks `grow`.
             room: 0,
             free_head: Link::NONE,
@@ -283,9 +305,16 @@ impl<T> Slots<T> {
         if len >= MAX_SLOTS {
             return Err(AllocError::CapacityExceeded { max: MAX_SLOTS });
         }
-        if len >= self.entries.capacity() && self.entries.try_reserve(1).is_err() {
-            let layout = core::alloc::Layout::new::<Slot<T>>();
-            return Err(AllocError::OutOfMemory { size: layout.size(), align: layout.align() });
+        match self.entries.try_reserve_one() {
+            Ok(()) => {}
+            Err(NoRoom::Fixed(capacity)) => {
+                return Err(AllocError::CapacityExceeded { max: capacity });
+            }
+            #[cfg(feature = "alloc")]
+            Err(NoRoom::OutOfMemory) => {
+                let layout = core::alloc::Layout::new::<Slot<T>>();
+                return Err(AllocError::OutOfMemory { size: layout.size(), align: layout.align() });
+            }
         }
         // R1, from the capacity the buffer has now: above `len`, which is below both.
         self.room = self.entries.capacity().min(MAX_SLOTS);
@@ -337,6 +366,7 @@ impl<T> Slots<T> {
         (meta & OCCUPIED != 0).then(|| Version::of_meta(meta))
     }
 
+    #[cfg(feature = "alloc")]
     /// The version of occupied slot `index` if no handle owns it; `None` if it is
     /// owned, vacant or out of bounds (one read of the meta word).
     #[inline]
@@ -359,6 +389,7 @@ impl<T> Slots<T> {
         self.entries.get(index as usize).is_some_and(|e| version.names_unowned(e.meta))
     }
 
+    #[cfg(feature = "alloc")]
     /// The unowned value of `version` in slot `index`, if it is still there.
     #[inline]
     pub(super) fn get_unowned(&self, index: u32, version: Version) -> Option<&T> {
@@ -371,6 +402,7 @@ impl<T> Slots<T> {
         }
     }
 
+    #[cfg(feature = "alloc")]
     /// The unowned value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
     pub(super) fn get_unowned_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
@@ -489,6 +521,7 @@ impl<T> Slots<T> {
             .is_some_and(|e| e.meta & (OCCUPIED | OWNED) == OCCUPIED | OWNED)
     }
 
+    #[cfg(feature = "alloc")]
     /// The value in occupied slot `index` (checked: panics if vacant).
     #[track_caller]
     pub(super) fn occupied_mut(&mut self, index: u32) -> &mut T {
@@ -621,6 +654,7 @@ impl<T> Slots<T> {
     ///
     /// No owner of an owned slot will use its proof again (the branded pool is consumed,
     /// or has no handles out).
+    #[cfg(feature = "alloc")]
     pub(super) unsafe fn take_all(&mut self) -> Vec<T> {
         let mut values = Vec::with_capacity(self.len);
         for i in 0..self.entries.len() {
@@ -699,7 +733,7 @@ impl<T> Slots<T> {
 
     /// The salt, the generation floor and every slot's meta word with its value: what
     /// a serialised pool is made of.
-    #[cfg(feature = "serde")]
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     pub(super) fn parts(
         &self,
     ) -> (u32, u32, impl ExactSizeIterator<Item = (u32, Option<&T>)> + Clone + '_) {
@@ -718,7 +752,7 @@ impl<T> Slots<T> {
     /// If the parts break an invariant: a salt or floor out of range, too many slots, a
     /// slot that holds a value without its meta word saying so (or the reverse), or an
     /// owned slot (only a branded pool owns slots, and it is not serialised).
-    #[cfg(feature = "serde")]
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     pub(super) fn from_parts(
         salt: u32,
         floor: u32,
@@ -927,10 +961,12 @@ impl fmt::Display for GetDisjointMutError {
 impl core::error::Error for GetDisjointMutError {}
 
 /// Clones every value into storage of the same salt, generations and free list: every
-/// key of the original names the same value in the clone.
+/// key of the original names the same value in the clone. Heap storage only (the
+/// storable `KeyPool` clones; a pool over fixed storage is branded and does not).
+#[cfg(feature = "alloc")]
 impl<T: Clone> Clone for Slots<T> {
     fn clone(&self) -> Self {
-        self.clone_into_buffer(Vec::new())
+        self.clone_into_buffer(SlotBuf::default())
     }
 
     /// Drops this storage's values, then clones `source` into its buffer. If a destructor
@@ -951,9 +987,10 @@ impl<T: Clone> Clone for Slots<T> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: Clone> Slots<T> {
     /// A clone of this storage in `buffer` (empty, its capacity reused).
-    fn clone_into_buffer(&self, mut buffer: Vec<Slot<T>>) -> Self {
+    fn clone_into_buffer(&self, mut buffer: SlotBuf<Slot<T>>) -> Self {
         debug_assert!(buffer.is_empty(), "an empty buffer");
         buffer.reserve(self.entries.len());
         let mut copy = Slots {
@@ -966,7 +1003,7 @@ impl<T: Clone> Slots<T> {
             start: self.start,
             max_free: self.max_free,
         };
-        for slot in &self.entries {
+        for slot in self.entries.iter() {
             let body = if slot.meta & OCCUPIED != 0 {
                 // SAFETY: L1: an occupied slot holds a `T`.
                 let value = unsafe { &*slot.body.value };
