@@ -64,6 +64,20 @@ fn the_plain_pool_default_constructs_and_hands_values_back() {
 }
 
 #[test]
+fn the_plain_pool_runs_over_fixed_storage() {
+    let mut storage = arena_kit::pool::PoolStorage::<Particle, 2>::new();
+    let mass = ParticlePool::with_storage(&mut storage, |mut pool| {
+        let a = arena_new!(pool, Particle { mass: 1.5, ..Default::default() });
+        let _b = pool.insert_keyed(Particle::default());
+        let full = try_arena_new!(pool, Particle).unwrap_err();
+        assert!(matches!(full.error(), AllocError::CapacityExceeded { max: 2 }));
+        assert_eq!(pool.capacity(), 2);
+        pool.remove(a).mass
+    });
+    assert_eq!(mass, 1.5);
+}
+
+#[test]
 fn soa_pool_stores_columns_and_gathers_values_back() {
     BodyPool::with(|mut pool| {
         let a = pool.insert(Body { pos: [1.0; 3], vel: [0.5; 3], mass: 1.0 });

@@ -176,7 +176,10 @@ pub use size_class::SyncSizeClassPool;
 ///   `ParticlePool::new_in(brand)` (see [`Brand`]).
 ///   - Plain layout (the default): a newtype over [`Pool<'id, Particle>`](Pool) that derefs
 ///     to it: `insert`, `get`, `remove`, keys, `retain`, stats are the pool's. Add your
-///     own inherent methods to it as to any type of yours.
+///     own inherent methods to it as to any type of yours. Also
+///     `ParticlePool::with_storage(&mut storage, |pool| ..)`, over a
+///     [`PoolStorage`](pool::PoolStorage) (as [`Pool::with_storage`]; not with
+///     `#[arena(brand = ..)]`).
 ///   - `#[arena(soa)]`: struct-of-arrays, one column per field, rows kept dense. A
 ///     newtype that derefs to [`SoaPool<'id, Particle>`](SoaPool): `insert`, `remove`
 ///     (gathers the fields back), keys, `get(&h)` / `get_mut(&h)` as row views,

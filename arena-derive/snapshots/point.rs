@@ -18,7 +18,11 @@ const _: () = {
     #[allow(dead_code)]
     fn __arena_formatter() {}
     #[allow(dead_code)]
+    fn __arena_inner() {}
+    #[allow(dead_code)]
     fn __arena_make() {}
+    #[allow(dead_code)]
+    fn __arena_storage() {}
     #[allow(dead_code)]
     fn __arena_value() {}
     #[automatically_derived]
@@ -39,6 +43,19 @@ const _: () = {
             ::arena_kit::Brand::with(|__arena_brand| {
                 __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
             })
+        }
+    }
+    #[automatically_derived]
+    impl PointPool<'_> {
+        ///Runs `f` with a new, empty [`PointPool`] over the caller's `storage` (room for `N` values), of a brand of its own, as `arena_kit::Pool::with_storage`: the pool never grows and never calls an allocator.
+        pub fn with_storage<const __ARENA_N: ::core::primitive::usize, __ArenaOut>(
+            __arena_storage: &mut ::arena_kit::pool::PoolStorage<Point, __ARENA_N>,
+            __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
+        ) -> __ArenaOut {
+            ::arena_kit::Pool::with_storage(
+                __arena_storage,
+                |__arena_inner| __arena_f(PointPool { inner: __arena_inner }),
+            )
         }
     }
     #[automatically_derived]

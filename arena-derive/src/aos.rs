@@ -34,6 +34,7 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> Parts {
     let new_in_doc = new_in_doc(plan);
     let [capacity, brand_local] = ["capacity", "brand"].map(|n| names::local(n, &input.names));
     let arena_new = arena_new_impl(plan, generics);
+    let with_storage = with_storage_fn(plan, generics, &value_ty);
     let newtype = newtype_impls(plan, generics, &inner_ty);
     let decls = quote! {
         #[doc = #doc]
@@ -43,6 +44,8 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> Parts {
     };
     let impls = quote! {
         #with
+
+        #with_storage
 
         #[automatically_derived]
         impl #impl_generics #self_ty #where_clause {
@@ -73,4 +76,43 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> Parts {
         #arena_new
     };
     Parts { decls, impls }
+}
+
+/// `with_storage`: the pool over a caller's `PoolStorage`, as `Pool::with_storage`. Not
+/// for a struct that names its own pool's brand: its value type mentions the brand, which
+/// a storage made outside the closure cannot.
+fn with_storage_fn(
+    plan: &Plan<'_>,
+    generics: &PoolGenerics,
+    value_ty: &proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    if plan.brand_is_param {
+        return quote!();
+    }
+    let Plan { krate, pool, .. } = plan;
+    let vis = plan.input.vis;
+    let (brand, anon) = lifetimes(plan);
+    let outer_ty = generics.pool_ty(plan, &anon);
+    let inner_ty = generics.pool_ty(plan, &brand);
+    let (impl_generics, _, where_clause) = generics.outer.split_for_impl();
+    let doc = format!(
+        "Runs `f` with a new, empty [`{pool}`] over the caller's `storage` (room for `N` \
+         values), of a brand of its own, as `arena_kit::Pool::with_storage`: the pool \
+         never grows and never calls an allocator."
+    );
+    let out = names::type_param("__ArenaOut", &plan.input.names);
+    let n = names::type_param("__ARENA_N", &plan.input.names);
+    let [f, storage, inner] = ["f", "storage", "inner"].map(|n| names::local(n, &plan.input.names));
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #outer_ty #where_clause {
+            #[doc = #doc]
+            #vis fn with_storage<const #n: ::core::primitive::usize, #out>(
+                #storage: &mut #krate::pool::PoolStorage<#value_ty, #n>,
+                #f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> #out,
+            ) -> #out {
+                #krate::Pool::with_storage(#storage, |#inner| #f(#pool { inner: #inner }))
+            }
+        }
+    }
 }
