@@ -1,12 +1,16 @@
 //! A device's command loop with no heap: each message a UART delivers is handled in a
-//! scope over a fixed RAM buffer (`BufferBlockPool`), and its reply goes out through a
-//! fixed transmit buffer. Nothing here allocates: the binary's global allocator counts
-//! the calls made while messages are handled, and the loop checks there were none.
+//! scope over a fixed RAM buffer (`BufferBlockPool`), the sessions of its clients live in
+//! a pool over fixed storage (`Pool::with_storage`, four at most), and each reply goes out
+//! through a fixed transmit buffer. Nothing here allocates: the binary's global allocator
+//! counts the calls made while messages are handled, and the loop checks there were none.
 //!
-//! The commands: `READ r`, `WRITE r v`, `AVG a b ...`, `ECHO words...`. A message too big
-//! for the RAM left gets `ERR busy` (a `try_` call failing, never a panic or a `malloc`);
-//! each message's scope gives its blocks back when the reply is sent, and a guard in
-//! the scope (a destructor) switches the activity LED off again.
+//! The commands: `READ r`, `WRITE r v`, `AVG a b ...`, `ECHO words...`, and `LOGIN`,
+//! `PING token`, `LOGOUT token` for sessions, whose token is the session's key as 16 hex
+//! digits: a token from a closed session, or made up, names no session (the key's
+//! generation is checked). A message too big for the RAM left gets `ERR busy`, a fifth
+//! session `ERR full` (a `try_` call failing, never a panic or a `malloc`); each
+//! message's scope gives its blocks back when the reply is sent, and a guard in the
+//! scope (a destructor) switches the activity LED off again.
 //!
 //! On a microcontroller the same code runs with `arena-kit = { default-features = false }`
 //! (`cargo build -p arena-kit --no-default-features --target thumbv7em-none-eabihf`
@@ -18,7 +22,8 @@ use std::cell::Cell;
 use std::fmt::Write as _;
 use std::mem::MaybeUninit;
 
-use arena_kit::{ArenaString, ArenaVec, BufferBlockPool, Scope};
+use arena_kit::pool::PoolStorage;
+use arena_kit::{ArenaString, ArenaVec, BufferBlockPool, Pool, Scope};
 
 /// The system allocator, counting this thread's calls.
 struct Counting;
@@ -103,10 +108,22 @@ impl Transmit {
     }
 }
 
+/// A client's session: how many pings it sent.
+struct Session {
+    pings: u32,
+}
+
+/// The session a token names: parsed, never trusted.
+fn session(sessions: &Pool<'_, Session>, token: Option<&&str>) -> Result<u64, &'static str> {
+    let raw = token.and_then(|t| u64::from_str_radix(t, 16).ok()).ok_or("bad token")?;
+    if sessions.contains_key(sessions.key_from_raw(raw)) { Ok(raw) } else { Err("no session") }
+}
+
 /// Handles one message in `scope`, returning the reply (in the scope too).
 fn handle<'s>(
     scope: &'s Scope<'_>,
     device: &Device,
+    sessions: &mut Pool<'_, Session>,
     message: &str,
 ) -> Result<ArenaString<'s>, &'static str> {
     let mut words: ArenaVec<'_, &str> = ArenaVec::new_in(scope);
@@ -148,6 +165,23 @@ fn handle<'s>(
                 reply.try_push_str(word).map_err(|_| "busy")?;
             }
         }
+        Some("LOGIN") => {
+            let key = sessions.try_insert_keyed(Session { pings: 0 }).map_err(|_| "full")?;
+            write!(reply, "TOKEN {:016x}", key.to_raw()).map_err(|_| "busy")?;
+        }
+        Some("PING") => {
+            let key = sessions.key_from_raw(session(sessions, words.get(1))?);
+            let pings = sessions.get_key_mut(key).map(|s| {
+                s.pings += 1;
+                s.pings
+            });
+            write!(reply, "PONG {}", pings.unwrap_or(0)).map_err(|_| "busy")?;
+        }
+        Some("LOGOUT") => {
+            let key = sessions.key_from_raw(session(sessions, words.get(1))?);
+            let pings = sessions.remove_key(key).map_or(0, |s| s.pings);
+            write!(reply, "BYE after {pings} pings").map_err(|_| "busy")?;
+        }
         _ => return Err("unknown command"),
     }
     Ok(reply)
@@ -155,6 +189,9 @@ fn handle<'s>(
 
 /// The command loop: one scope per message over `ram`; returns what was transmitted and
 /// the heap calls made while messages were handled.
+///
+/// The client remembers the last token it was sent and writes it back where a message
+/// says `$T`.
 fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) {
     let device = Device {
         registers: Default::default(),
@@ -162,8 +199,10 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
         led_flashes: Cell::new(0),
     };
     let mut tx = Transmit { bytes: [0; 512], len: 0 };
+    let mut token = *b"0000000000000000";
+    let mut storage = PoolStorage::<Session, 4>::new();
     let before = heap_calls();
-    {
+    Pool::with_storage(&mut storage, |mut sessions| {
         // Four blocks of 480 bytes: a message's words, its reply and its values.
         let pool = BufferBlockPool::with_block_size(ram, 480);
         for message in messages {
@@ -174,8 +213,27 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
                 tx.send("ERR busy");
                 continue;
             }
-            match handle(&scope, &device, message) {
-                Ok(reply) => tx.send(&reply),
+            // The client's message as it sends it, its token written in (in the scope).
+            let mut sent = ArenaString::new_in(&scope);
+            let mut fits = true;
+            for (i, part) in message.split("$T").enumerate() {
+                if i > 0 {
+                    let token = std::str::from_utf8(&token).unwrap_or("");
+                    fits &= sent.try_push_str(token).is_ok();
+                }
+                fits &= sent.try_push_str(part).is_ok();
+            }
+            if !fits {
+                tx.send("ERR busy");
+                continue;
+            }
+            match handle(&scope, &device, &mut sessions, &sent) {
+                Ok(reply) => {
+                    if let Some(new) = reply.strip_prefix("TOKEN ") {
+                        token.copy_from_slice(new.as_bytes());
+                    }
+                    tx.send(&reply);
+                }
                 Err(error) => {
                     let mut line = ArenaString::new_in(&scope);
                     let _ = write!(line, "ERR {error}");
@@ -184,13 +242,25 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
             }
             // The scope ends: the LED guard drops, the blocks go back to the pool.
         }
-    }
+    });
     let calls = heap_calls() - before;
     (tx.as_str().to_owned(), device, calls)
 }
 
-const SESSION: &[&str] =
-    &["WRITE 3 700", "READ 3", "AVG 10 20 30 40", "ECHO hello from the device", "READ 9", "FLY"];
+const SESSION: &[&str] = &[
+    "WRITE 3 700",
+    "READ 3",
+    "AVG 10 20 30 40",
+    "ECHO hello from the device",
+    "READ 9",
+    "FLY",
+    "LOGIN",
+    "PING $T",
+    "PING $T",
+    "LOGOUT $T",
+    "PING $T", // the closed session's token names nothing
+    "PING 00000001ffffffff",
+];
 
 fn main() {
     let mut ram = [MaybeUninit::uninit(); 2048];
@@ -205,7 +275,7 @@ fn the_commands_reply_and_nothing_touches_the_heap() {
     let (sent, device, calls) = run(SESSION, &mut ram);
     let lines: Vec<&str> = sent.lines().collect();
     assert_eq!(
-        lines,
+        lines[..6],
         [
             "OK",
             "R3=700",
@@ -215,8 +285,13 @@ fn the_commands_reply_and_nothing_touches_the_heap() {
             "ERR unknown command"
         ]
     );
+    assert!(lines[6].starts_with("TOKEN "));
+    assert_eq!(
+        lines[7..],
+        ["PONG 1", "PONG 2", "BYE after 2 pings", "ERR no session", "ERR no session"]
+    );
     assert_eq!(device.registers[3].get(), 700);
-    assert_eq!(device.led_flashes.get(), 6);
+    assert_eq!(device.led_flashes.get(), 12);
     assert!(!device.led_on.get(), "every message's guard switched the LED off");
     assert_eq!(calls, 0);
 }
@@ -228,5 +303,19 @@ fn a_message_too_big_for_the_ram_is_refused_and_the_next_one_served() {
     let messages = [long.as_str(), "READ 0"];
     let (sent, _, calls) = run(&messages, &mut ram);
     assert_eq!(sent.lines().collect::<Vec<_>>(), ["ERR busy", "R0=0"]);
+    assert_eq!(calls, 0);
+}
+
+#[test]
+fn a_fifth_session_is_refused_until_one_logs_out() {
+    let mut ram = [MaybeUninit::uninit(); 2048];
+    let messages = ["LOGIN", "LOGIN", "LOGIN", "LOGIN", "LOGIN", "LOGOUT $T", "LOGIN", "PING $T"];
+    let (sent, _, calls) = run(&messages, &mut ram);
+    let lines: Vec<&str> = sent.lines().collect();
+    assert!(lines[..4].iter().all(|l| l.starts_with("TOKEN ")));
+    assert_eq!(lines[4..6], ["ERR full", "BYE after 0 pings"]);
+    assert!(lines[6].starts_with("TOKEN "));
+    assert_ne!(lines[6], lines[3], "the freed slot comes back under a new generation");
+    assert_eq!(lines[7], "PONG 1");
     assert_eq!(calls, 0);
 }
