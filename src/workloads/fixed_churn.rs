@@ -15,6 +15,7 @@ use std::hint::black_box;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use arena_kit::pool::PoolStorage;
 use arena_kit::{Handle, Pool};
 
 use allocator_api2::boxed::Box as ApiBox;
@@ -89,6 +90,7 @@ pub(crate) fn churn_seeded(seed: u64, n: usize, mut replace: impl FnMut(usize, u
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Pool (handles)", run: pool },
     Contender { name: "arena-kit Pool (keys)", run: pool_keyed },
+    Contender { name: "arena-kit Pool on PoolStorage (no heap)", run: pool_fixed },
     Contender { name: "Box", run: boxed },
     Contender { name: "mimalloc Box", run: mimalloc_boxed },
     Contender { name: "slab Slab", run: slab },
@@ -100,6 +102,23 @@ pub const CONTENDERS: &[Contender] = &[
 #[must_use]
 pub fn pool(n: usize) -> u64 {
     Pool::with_capacity(SLOTS, |mut pool: Pool<'_, Object>| {
+        let mut table: Vec<Option<Handle<'_>>> = (0..SLOTS).map(|_| None).collect();
+        let sum = churn(n, |slot, id| {
+            let freed = table[slot].take().map_or(0, |h| pool.remove(h).id);
+            table[slot] = Some(pool.insert(Object::new(id)));
+            freed
+        });
+        sum + table.into_iter().flatten().map(|h| pool[&h].payload[6]).sum::<u64>()
+    })
+}
+
+/// `Pool` over a `PoolStorage` of exactly `SLOTS` slots, with owning handles: what
+/// firmware without an allocator runs (the storage is boxed here only to keep 1.4 MiB
+/// off the stack; the pool never calls an allocator).
+#[must_use]
+pub fn pool_fixed(n: usize) -> u64 {
+    let mut storage = Box::new(PoolStorage::<Object, SLOTS>::new());
+    Pool::with_storage(&mut storage, |mut pool| {
         let mut table: Vec<Option<Handle<'_>>> = (0..SLOTS).map(|_| None).collect();
         let sum = churn(n, |slot, id| {
             let freed = table[slot].take().map_or(0, |h| pool.remove(h).id);

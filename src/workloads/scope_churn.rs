@@ -18,7 +18,7 @@ pub const N: usize = 60_000;
 /// Every W1 contender, arena-kit first, the hand-written limit last.
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope on BlockPool", run: scope_on_pool },
-    Contender { name: "arena-kit Scope on BufferBlockPool (no heap)", run: scope_on_buffer },
+    Contender { name: "arena-kit Scope on a buffer (no heap)", run: scope_on_buffer },
     Contender { name: "arena-kit Scope::reset", run: scope_reset },
     Contender { name: "arena-kit Scope::scoped", run: scope_scoped },
     Contender { name: "arena-kit Scope::scoped, 496-byte blocks", run: scope_scoped_small },
