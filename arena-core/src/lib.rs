@@ -15,6 +15,7 @@
 //! | many short batches (a request, a frame, a parse) | [`BlockPool`] + [`Scope`] | a scope per batch takes the block the last one gave back; ending it is one step |
 //! | the same with no heap (firmware, a real-time loop) | [`BufferBlockPool`] + [`Scope`] | blocks cut from a buffer you lend; a full buffer is an error, never a `malloc` |
 //! | a pool with no heap | [`Pool::with_storage`] over a [`PoolStorage`](pool::PoolStorage) | `N` slots in your memory, the same handles and keys; a full pool is an error that hands the value back |
+//! | boxes shared with interrupt handlers, no heap | [`AtomicPool`](pool::AtomicPool) in a `static` | lock-free: a compare-and-swap to take a slot, one to give it back |
 //! | one batch that lives a while | [`Arena`] | a scope that owns its blocks, growing as it goes |
 //! | scopes on many threads | [`SharedBlockPool`] | a block cache per thread over one locked list: scopes take no lock |
 //! | results of parallel tasks | [`ArenaPool`] | arenas lent to tasks one at a time; the values outlive the task |

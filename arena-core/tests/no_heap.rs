@@ -19,7 +19,7 @@ use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_kit::pool::PoolStorage;
+use arena_kit::pool::{AtomicBox, AtomicPool, PoolStorage};
 use arena_kit::{AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Pool, Scope};
 
 /// The system allocator, counting the calls made on a thread while it is armed.
@@ -531,4 +531,64 @@ fn a_panicking_destructor_drops_the_other_values_once() {
     }));
     assert!(result.is_err());
     assert_eq!(drops(), before + 3, "every value dropped once");
+}
+
+// ----- the lock-free pool -----------------------------------------------------------------
+
+static FRAMES: AtomicPool<[u32; 4], 8> = AtomicPool::new();
+
+#[test]
+fn an_atomic_pool_in_a_static_hands_out_each_slot_once() {
+    let boxes = no_heap(|| {
+        let boxes: [_; 8] =
+            core::array::from_fn(|i| FRAMES.try_alloc([u32::try_from(i).unwrap(); 4]).unwrap());
+        assert_eq!(FRAMES.try_alloc([99; 4]).unwrap_err(), [99; 4], "full: the value back");
+        boxes
+    });
+    for (i, b) in boxes.iter().enumerate() {
+        assert_eq!(b[0] as usize, i, "no two boxes share a slot");
+    }
+    drop(boxes);
+    no_heap(|| {
+        let again = FRAMES.try_alloc([7; 4]).unwrap();
+        assert_eq!(AtomicBox::into_inner(again), [7; 4]);
+    });
+}
+
+#[test]
+fn threads_take_and_give_back_slots_without_losing_one() {
+    let pool = AtomicPool::<Noisy, 4>::new();
+    let before = drops();
+    std::thread::scope(|s| {
+        for t in 0..3_u32 {
+            let pool = &pool;
+            s.spawn(move || {
+                let rounds = if cfg!(miri) { 20 } else { 2000 };
+                let mut made = 0;
+                for i in 0..rounds {
+                    if let Ok(mut b) = pool.try_alloc(Noisy(t * 100_000 + i)) {
+                        b.0 += 1; // the box's value is this thread's alone
+                        assert_eq!(b.0, t * 100_000 + i + 1);
+                        made += 1;
+                    }
+                }
+                // Boxes dropped on this thread drop their values here.
+                DROPS.with(|d| assert_eq!(d.get(), made));
+            });
+        }
+    });
+    // Every slot came back: all four can be taken at once again.
+    let all: Vec<_> = (0..4).map(|i| pool.try_alloc(Noisy(i)).unwrap()).collect();
+    assert!(pool.try_alloc(Noisy(9)).is_err());
+    drop(all);
+    assert_eq!(drops(), before + 5);
+}
+
+#[test]
+fn a_box_crosses_threads_and_its_drop_frees_the_slot() {
+    let pool = AtomicPool::<Noisy, 1>::new();
+    let b = pool.try_alloc(Noisy(5)).unwrap();
+    let seen = std::thread::scope(|s| s.spawn(move || b.0).join().unwrap());
+    assert_eq!(seen, 5);
+    assert!(pool.try_alloc(Noisy(6)).is_ok(), "the box dropped on the other thread");
 }

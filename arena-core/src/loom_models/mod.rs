@@ -5,6 +5,7 @@
 //! The shared block pool's model lives beside it (`block/shared.rs`); these need
 //! the pools' internals too, one model per file.
 
+mod atomic_pool;
 mod spin_lock;
 mod sync_pool;
 mod sync_size_class;

@@ -1,6 +1,8 @@
 //! Typed pools: free-list storage for one type, values named by handles and keys.
 //!
-//! The pools a program chooses between are at the crate root: [`Pool`] (branded: handles
+//! [`AtomicPool`] (lock-free boxes in a `static`, no allocator) and [`PoolStorage`] (a
+//! pool's slots in the caller's memory) are here. The other pools a program chooses
+//! between are at the crate root: [`Pool`] (branded: handles
 //! and keys that only type-check on it, inside a closure), [`KeyPool`] (storable
 //! anywhere, keys checked at run time), [`SyncPool`] (shared by threads),
 //! [`SecondaryMap`](crate::SecondaryMap) (side data by key) and
@@ -9,10 +11,13 @@
 //! ([`VacantEntry`], [`KeyVacantEntry`]) and their counters ([`PoolStats`]);
 //! [`secondary`] and [`soa`] hold the side table's and the struct-of-arrays pool's.
 
-// The wing inside: `slots` (the storage and its invariants), `version` (a slot's meta
+// The wing inside: `slots` (the storage and its invariants), `slot_buf` (its buffer, a
+// `Vec`'s parts or a caller's storage), `storage` (`PoolStorage`), `atomic_pool`, `version` (a slot's meta
 // word and the version keys carry, parsed from outside bits), `key` (the sealed key
 // trait), `handle`, `iter`, `branded` (`Pool`), `key_pool`, `sync_pool`.
 
+#[cfg(target_has_atomic = "32")]
+mod atomic_pool;
 mod branded;
 mod handle;
 mod iter;
@@ -32,6 +37,8 @@ mod storage;
 mod sync_pool;
 mod version;
 
+#[cfg(target_has_atomic = "32")]
+pub use atomic_pool::{AtomicBox, AtomicPool};
 pub use branded::{Pool, VacantEntry};
 pub use handle::Handle;
 pub use iter::{Drain, IntoIter, Iter, IterMut};
