@@ -14,6 +14,7 @@
 use std::hint::black_box;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use arena_kit::pool::PoolStorage;
 use arena_kit::{Handle, Pool};
@@ -112,12 +113,16 @@ pub fn pool(n: usize) -> u64 {
     })
 }
 
+/// The storage of [`pool_fixed`]: a `static`, as firmware keeps it (1.4 MiB: too big for
+/// a test thread's stack), behind a lock only because tests may run contenders at once.
+static FIXED_STORAGE: Mutex<PoolStorage<Object, SLOTS>> = Mutex::new(PoolStorage::new());
+
 /// `Pool` over a `PoolStorage` of exactly `SLOTS` slots, with owning handles: what
-/// firmware without an allocator runs (the storage is boxed here only to keep 1.4 MiB
-/// off the stack; the pool never calls an allocator).
+/// firmware without an allocator runs (the pool never calls an allocator; the table of
+/// handles is the workload's, as for every contender).
 #[must_use]
 pub fn pool_fixed(n: usize) -> u64 {
-    let mut storage = Box::new(PoolStorage::<Object, SLOTS>::new());
+    let mut storage = FIXED_STORAGE.lock().unwrap_or_else(PoisonError::into_inner);
     Pool::with_storage(&mut storage, |mut pool| {
         let mut table: Vec<Option<Handle<'_>>> = (0..SLOTS).map(|_| None).collect();
         let sum = churn(n, |slot, id| {
