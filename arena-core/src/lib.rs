@@ -109,8 +109,9 @@
 //!   collections over a caller's buffer ([`BufferBlockPool`]), pools over a caller's
 //!   storage ([`Pool::with_storage`]), checked on a target without one (the
 //!   repository's `docs/no-allocator.md`).
-//! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`
-//!   (its pools need `alloc`, which it implies).
+//! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`.
+//!   Without `alloc` its plain pools have `with_storage` only, and `#[arena(soa)]` is an
+//!   error.
 //! - `serde`: `Serialize`/`Deserialize` for [`TypedKey`], [`KeyPool`] and a
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
 //!   stale; these with `alloc`), `Serialize` for [`ArenaVec`], [`ArenaString`] and
@@ -266,8 +267,51 @@ pub use allocator_api2;
 
 /// What `#[derive(ArenaAlloc)]` generates, shown on an example (rustdoc only, as
 /// bitflags does): every type and method below was written by the derive.
-#[cfg(all(doc, feature = "derive"))]
+#[cfg(all(doc, feature = "derive", feature = "alloc"))]
 pub mod example_generated;
+
+/// Passes its tokens through when arena-kit has `alloc`, and drops them when it has not:
+/// how a `#[derive(ArenaAlloc)]` expansion, compiled in a crate that cannot see
+/// arena-kit's features, offers its heap constructors only where they exist. Not public
+/// API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_alloc {
+    ($($tokens:tt)*) => { $($tokens)* };
+}
+
+/// Passes its tokens through when arena-kit has `alloc`, and drops them when it has not
+/// (see the other arm). Not public API.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_alloc {
+    ($($tokens:tt)*) => {};
+}
+
+/// Nothing with `alloc`; without it, the error saying that the derive's `$what` needs it.
+/// Not public API.
+#[cfg(feature = "alloc")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __needs_alloc {
+    ($what:literal) => {};
+}
+
+/// Nothing with `alloc`; without it, the error saying that the derive's `$what` needs it.
+/// Not public API.
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __needs_alloc {
+    ($what:literal) => {
+        ::core::compile_error!(::core::concat!(
+            $what,
+            " needs arena-kit's `alloc` feature (without it, a plain pool over `PoolStorage`)"
+        ));
+    };
+}
 
 /// What `#[derive(ArenaAlloc)]` expansions name; not public API.
 #[doc(hidden)]

@@ -592,3 +592,36 @@ fn a_box_crosses_threads_and_its_drop_frees_the_slot() {
     assert_eq!(seen, 5);
     assert!(pool.try_alloc(Noisy(6)).is_ok(), "the box dropped on the other thread");
 }
+
+// ----- the derive without an allocator ------------------------------------------------------
+
+#[cfg(feature = "derive")]
+mod derived {
+    use super::{AllocError, PoolStorage, no_heap};
+
+    /// A plain derived pool: with `alloc` off its only constructor is `with_storage`.
+    #[derive(arena_kit::ArenaAlloc, Debug, PartialEq)]
+    struct Sensor {
+        id: u8,
+        reading: i16,
+    }
+
+    #[test]
+    fn a_derived_pool_runs_over_storage() {
+        let mut storage = PoolStorage::<Sensor, 3>::new();
+        no_heap(|| {
+            SensorPool::with_storage(&mut storage, |mut sensors| {
+                let a: SensorKey<'_> = sensors.insert_keyed(Sensor { id: 1, reading: -4 });
+                let b = arena_kit::arena_new!(sensors, Sensor { id: 2, reading: 7 });
+                let _c = sensors.insert(Sensor { id: 3, reading: 0 });
+                let full = arena_kit::try_arena_new!(sensors, Sensor { id: 4, reading: 0 });
+                assert!(matches!(
+                    full.unwrap_err().error(),
+                    AllocError::CapacityExceeded { max: 3 }
+                ));
+                assert_eq!(sensors.get_key(a).map(|s| s.reading), Some(-4));
+                assert_eq!(sensors.remove(b), Sensor { id: 2, reading: 7 });
+            });
+        });
+    }
+}

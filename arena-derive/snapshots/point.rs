@@ -25,25 +25,18 @@ const _: () = {
     fn __arena_storage() {}
     #[allow(dead_code)]
     fn __arena_value() {}
-    #[automatically_derived]
-    impl PointPool<'_> {
-        ///Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_kit::Pool::with`): its handles work on it and on nothing else.
-        pub fn with<__ArenaOut>(
-            __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
-        ) -> __ArenaOut {
-            ::arena_kit::Brand::with(|__arena_brand| __arena_f(
-                PointPool::new_in(__arena_brand),
-            ))
-        }
-        ///[`with`](PointPool::with), with room for `capacity` values before growing.
-        pub fn with_capacity<__ArenaOut>(
-            __arena_capacity: ::core::primitive::usize,
-            __arena_f: impl for<'id> ::core::ops::FnOnce(PointPool<'id>) -> __ArenaOut,
-        ) -> __ArenaOut {
-            ::arena_kit::Brand::with(|__arena_brand| {
-                __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand))
-            })
-        }
+    ::arena_kit::__with_alloc! {
+        #[automatically_derived] impl PointPool < '_ > { #[doc =
+        "Runs `f` with a new, empty [`PointPool`] of a brand of its own (as `arena_kit::Pool::with`): its handles work on it and on nothing else."]
+        pub fn with < __ArenaOut > (__arena_f : impl for < 'id >
+        ::core::ops::FnOnce(PointPool < 'id >) -> __ArenaOut,) -> __ArenaOut {
+        ::arena_kit::Brand::with(| __arena_brand |
+        __arena_f(PointPool::new_in(__arena_brand))) } #[doc =
+        "[`with`](PointPool::with), with room for `capacity` values before growing."] pub
+        fn with_capacity < __ArenaOut > (__arena_capacity : ::core::primitive::usize,
+        __arena_f : impl for < 'id > ::core::ops::FnOnce(PointPool < 'id >) ->
+        __ArenaOut,) -> __ArenaOut { ::arena_kit::Brand::with(| __arena_brand | {
+        __arena_f(PointPool::with_capacity_in(__arena_capacity, __arena_brand)) }) } }
     }
     #[automatically_derived]
     impl PointPool<'_> {
@@ -60,25 +53,16 @@ const _: () = {
     }
     #[automatically_derived]
     impl<'id> PointPool<'id> {
-        ///A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_kit::Brand`).
-        #[must_use]
-        pub fn new_in(__arena_brand: ::arena_kit::Brand<'id>) -> Self {
-            PointPool {
-                inner: ::arena_kit::Pool::new_in(__arena_brand),
-            }
-        }
-        /// [`new_in`](Self::new_in), with room for `capacity` values before growing.
-        #[must_use]
-        pub fn with_capacity_in(
-            __arena_capacity: ::core::primitive::usize,
-            __arena_brand: ::arena_kit::Brand<'id>,
-        ) -> Self {
-            PointPool {
-                inner: ::arena_kit::Pool::with_capacity_in(
-                    __arena_capacity,
-                    __arena_brand,
-                ),
-            }
+        ::arena_kit::__with_alloc! {
+            #[doc =
+            "A new, empty `PointPool` carrying `brand` (for `Point` values that hold keys of this very pool; see `arena_kit::Brand`)."]
+            #[must_use] pub fn new_in(__arena_brand : ::arena_kit::Brand < 'id >) -> Self
+            { PointPool { inner : ::arena_kit::Pool::new_in(__arena_brand) } } #[doc =
+            r" [`new_in`](Self::new_in), with room for `capacity` values before growing."]
+            #[must_use] pub fn with_capacity_in(__arena_capacity :
+            ::core::primitive::usize, __arena_brand : ::arena_kit::Brand < 'id >,) ->
+            Self { PointPool { inner :
+            ::arena_kit::Pool::with_capacity_in(__arena_capacity, __arena_brand) } }
         }
         /// The `arena_kit::Pool` inside (for `drain`, which consumes the pool).
         #[must_use]

@@ -111,6 +111,7 @@ const _: () = {
     fn __arena_storage() {}
     #[allow(dead_code)]
     fn __arena_value() {}
+    ::arena_kit::__needs_alloc!("`#[arena(soa)]`");
     #[automatically_derived]
     impl PointSoaStorage {
         #[inline]

@@ -42,26 +42,30 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics) -> Parts {
             inner: #inner_ty,
         }
     };
+    // The heap constructors exist where arena-kit has `alloc` (`__with_alloc!` decides,
+    // in arena-kit); `with_storage` everywhere.
     let impls = quote! {
-        #with
+        #krate::__with_alloc! { #with }
 
         #with_storage
 
         #[automatically_derived]
         impl #impl_generics #self_ty #where_clause {
-            #[doc = #new_in_doc]
-            #[must_use]
-            #vis fn new_in(#brand_local: #krate::Brand<#brand>) -> Self {
-                #pool { inner: #krate::Pool::new_in(#brand_local) }
-            }
+            #krate::__with_alloc! {
+                #[doc = #new_in_doc]
+                #[must_use]
+                #vis fn new_in(#brand_local: #krate::Brand<#brand>) -> Self {
+                    #pool { inner: #krate::Pool::new_in(#brand_local) }
+                }
 
-            /// [`new_in`](Self::new_in), with room for `capacity` values before growing.
-            #[must_use]
-            #vis fn with_capacity_in(
-                #capacity: ::core::primitive::usize,
-                #brand_local: #krate::Brand<#brand>,
-            ) -> Self {
-                #pool { inner: #krate::Pool::with_capacity_in(#capacity, #brand_local) }
+                /// [`new_in`](Self::new_in), with room for `capacity` values before growing.
+                #[must_use]
+                #vis fn with_capacity_in(
+                    #capacity: ::core::primitive::usize,
+                    #brand_local: #krate::Brand<#brand>,
+                ) -> Self {
+                    #pool { inner: #krate::Pool::with_capacity_in(#capacity, #brand_local) }
+                }
             }
 
             /// The `arena_kit::Pool` inside (for `drain`, which consumes the pool).

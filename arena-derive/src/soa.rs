@@ -114,6 +114,8 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics, columns: &[Column
         }
     };
     let impls = quote! {
+        #krate::__needs_alloc!("`#[arena(soa)]`");
+
         #soa_row
 
         #with
