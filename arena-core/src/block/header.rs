@@ -264,10 +264,8 @@ impl Block {
         if size < data_offset(align) || Layout::from_size_align(size, align).is_err() {
             return Err((self, AllocError::LayoutTooLarge { size, align }));
         }
-        // SAFETY: the block is live memory of `raw::allocate` (a system block, B5, as the
-        // caller guarantees) with exactly `old` (B1, B2);
-        // `size` is non-zero (it holds a header) and forms a valid layout with `align`
-        // (checked above). On success the old pointer is not used again: `self` is
+        // SAFETY: a live system block (B5, caller) of exactly `old` (B1, B2); `size` is
+        // non-zero and a valid layout with `align` (checked above); on success `self` is
         // consumed and the caller gives up its data pointers.
         match unsafe { raw::reallocate(self.0.cast(), old, size) } {
             Some(base) => {

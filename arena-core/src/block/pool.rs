@@ -25,9 +25,10 @@
 //! [`Upstream`], and [`BufferBlockPool`](crate::BufferBlockPool), whose blocks are cut
 //! from a caller's buffer and never freed. Which of the three a cache is, its
 //! [`Origin`], is fixed when it is made; every path that would free a block or ask the
-//! system for one matches on it, so a carved block never reaches the system (B5). The cache holds that upstream by plain reference and gives its blocks
-//! back to it in its `Drop`, so dropck requires the upstream to outlive the cache: no
-//! declaration order, `mem::swap` or struct field can make a cache outlive its shared pool.
+//! system for one matches on it, so a carved block never reaches the system (B5). The
+//! cache holds the upstream by plain reference and gives its blocks back to it in its
+//! `Drop`, so dropck requires the upstream to outlive the cache: no declaration order,
+//! `mem::swap` or struct field can make a cache outlive its shared pool.
 //!
 //! # Invariants
 //!
@@ -108,11 +109,9 @@ impl Origin<'_> {
     /// A new dedicated block (always the system's: a buffer has none).
     fn new_dedicated(&self, size: usize, align: usize) -> Result<Block, AllocError> {
         match self {
-            #[cfg(feature = "alloc")]
-            Origin::System => Block::allocate(size, align),
-            #[cfg(feature = "std")]
-            Origin::Shared(_) => Block::allocate(size, align),
             Origin::Buffer(carver) => Err(carver.refuse(size, align)),
+            #[cfg(feature = "alloc")]
+            _ => Block::allocate(size, align),
         }
     }
 
@@ -162,17 +161,14 @@ impl Origin<'_> {
     )]
     unsafe fn free_dedicated(&self, block: Block) {
         match self {
-            #[cfg(feature = "alloc")]
-            // SAFETY: dedicated blocks are system blocks (B5: `new_dedicated`); the caller
-            // hands the block over and nothing uses its data.
-            Origin::System => unsafe { block.free() },
-            #[cfg(feature = "std")]
-            // SAFETY: as for `System`.
-            Origin::Shared(_) => unsafe { block.free() },
             Origin::Buffer(_) => {
                 let _ = block;
                 unreachable!("a buffer's cache has no dedicated blocks")
             }
+            #[cfg(feature = "alloc")]
+            // SAFETY: dedicated blocks are system blocks (B5: `new_dedicated`); the caller
+            // hands the block over and nothing uses its data.
+            _ => unsafe { block.free() },
         }
     }
 
@@ -187,17 +183,14 @@ impl Origin<'_> {
         size: usize,
     ) -> Result<Block, (Block, AllocError)> {
         match self {
-            #[cfg(feature = "alloc")]
-            // SAFETY: dedicated blocks are system blocks (B5: `new_dedicated`); the rest
-            // is forwarded from the caller.
-            Origin::System => unsafe { block.reallocate(size) },
-            #[cfg(feature = "std")]
-            // SAFETY: as for `System`.
-            Origin::Shared(_) => unsafe { block.reallocate(size) },
             Origin::Buffer(carver) => {
                 let error = carver.refuse(size, BLOCK_ALIGN);
                 Err((block, error))
             }
+            #[cfg(feature = "alloc")]
+            // SAFETY: dedicated blocks are system blocks (B5: `new_dedicated`); the rest
+            // is forwarded from the caller.
+            _ => unsafe { block.reallocate(size) },
         }
     }
 
@@ -208,11 +201,9 @@ impl Origin<'_> {
     )]
     fn blocks_left(&self, block_size: usize) -> Option<usize> {
         match self {
-            #[cfg(feature = "alloc")]
-            Origin::System => None,
-            #[cfg(feature = "std")]
-            Origin::Shared(_) => None,
             Origin::Buffer(carver) => Some(carver.blocks_left(block_size)),
+            #[cfg(feature = "alloc")]
+            _ => None,
         }
     }
 }

@@ -119,13 +119,12 @@ pub(crate) struct Bump<'p> {
 
 /// Where a bump keeps its [`Cold`] part: in a box of its own with `alloc` (a bump on one
 /// block then stays seven words), in the bump itself without.
-#[cfg(feature = "alloc")]
-struct ColdBox(Box<Cold>);
+struct ColdBox(ColdPlace);
 
-/// Where a bump keeps its [`Cold`] part: in a box of its own with `alloc` (a bump on one
-/// block then stays seven words), in the bump itself without.
+#[cfg(feature = "alloc")]
+type ColdPlace = Box<Cold>;
 #[cfg(not(feature = "alloc"))]
-struct ColdBox(Cold);
+type ColdPlace = Cold;
 
 impl ColdBox {
     /// A new, empty cold part.

@@ -204,21 +204,11 @@ impl<T, const N: usize> AtomicPool<T, N> {
     /// Takes a slot never handed out, if any is left.
     fn take_fresh(&self) -> Option<u32> {
         let n = u32::try_from(N).ok()?;
-        let mut fresh = self.fresh.load(Ordering::Relaxed);
-        loop {
-            if fresh >= n {
-                return None;
-            }
-            match self.fresh.compare_exchange_weak(
-                fresh,
-                fresh + 1,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return Some(fresh),
-                Err(now) => fresh = now,
-            }
-        }
+        self.fresh
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |fresh| {
+                (fresh < n).then_some(fresh + 1)
+            })
+            .ok()
     }
 
     /// Pushes `index` onto the free list.

@@ -171,12 +171,11 @@ impl<T> Pool<'_, T> {
         f: impl for<'id> FnOnce(Pool<'id, T>) -> R,
     ) -> R {
         Brand::with(|brand| {
-            // SAFETY: the pool cannot outlive this call, so it cannot outlive `storage`,
-            // which is borrowed mutably for the whole call (nothing else uses it
-            // meanwhile): the pool's type names the fresh brand `'id`, which `R` cannot
-            // mention and no place outside `f` can hold (that would need `'id` to outlive
-            // it). A pool leaked inside `f` leaves its values in the storage, never
-            // dropped: a leak, and the storage's slots are `MaybeUninit`.
+            // The pool cannot outlive this call: its type names the fresh brand `'id`,
+            // which `R` cannot mention and no place outside `f` can hold. A pool leaked
+            // inside `f` leaves its values in the `MaybeUninit` slots: a leak.
+            // SAFETY: so the pool lives within the call, for which `storage` is
+            // borrowed mutably: nothing else uses it, and it outlives the pool.
             let slots = unsafe { Slots::fixed(storage.slots_mut()) };
             f(Pool { slots, brand: brand.into_id() })
         })
