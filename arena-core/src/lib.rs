@@ -102,7 +102,7 @@
 //! # Features
 //!
 //! - `std` (default): links the standard library and brings the thread-safe flavours
-//!   (with `parking_lot`). Implies `alloc`.
+//!   (their locks are this crate's own spin locks: no dependency). Implies `alloc`.
 //! - `alloc` (with `std`): links the `alloc` crate: [`BlockPool`], [`Arena`], the typed
 //!   pools and the size classes take memory from the global allocator. Without it
 //!   (`default-features = false`) the crate needs no allocator at all: scopes and

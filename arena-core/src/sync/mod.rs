@@ -1,14 +1,18 @@
-//! The synchronisation primitives of the thread-safe flavours: `parking_lot`'s `Mutex`
-//! and std's atomics, or loom's under `cfg(loom)` so that the loom models explore every
-//! interleaving of the same code.
+//! The synchronisation primitives of the thread-safe flavours: this crate's
+//! [`SpinLock`](spin_lock::SpinLock) and std's atomics, or loom's under `cfg(loom)` so
+//! that the loom models explore every interleaving of the same code.
 //!
-//! Why `parking_lot`: it spins adaptively before it parks a waiting thread. With std's
-//! `Mutex` a thread that found the size-class pool's lock taken (held while a block is
-//! carved) went to sleep on a futex, and waking it cost more than the whole critical
-//! section. `parking_lot` removed that cost; it did not make the locked size-class
-//! pool scale: two threads meeting on its depot still take about as long as one
-//! thread alone, and sometimes longer (BENCHMARKS.md, W3-2t), which per-thread pools
-//! avoid.
+//! Every lock of the crate guards a few words for a short time: the shared block pool's
+//! list (a push or a pop), an [`ArenaPool`](crate::ArenaPool)'s idle scopes, the locked
+//! size-class pool's depot (a batch of slots moved, or a block carved), a `SyncPool`
+//! shard (one pool operation). For such critical sections the spin lock is the fastest
+//! lock there is: one compare-and-swap to take it and a plain store to give it back,
+//! where std's `Mutex` gives it back with an atomic swap and sends a waiter to sleep on a
+//! futex, and waking it costs more than the critical section. `parking_lot`'s `Mutex`
+//! spins before it parks too, and was the lock here until W3-2t and W1-2t measured it
+//! level with the spin lock (BENCHMARKS.md); it cost a dependent six more crates to build
+//! (docs/build-time.md). A waiter on the spin lock never sleeps: after a few turns it
+//! yields its time slice, which suits these sections and would not suit long ones.
 
 pub(crate) mod per_thread;
 pub(crate) mod spin_lock;
@@ -18,42 +22,42 @@ pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering
 #[cfg(loom)]
 pub(crate) use loom::thread::yield_now;
 
-#[cfg(loom)]
-pub(crate) use loom::sync::{Mutex, MutexGuard};
-#[cfg(not(any(loom, miri)))]
-pub(crate) use parking_lot::{Mutex, MutexGuard};
-// Miri checks this crate's code under strict provenance, which `parking_lot`'s queue of
-// parked threads (pointers kept in integers) does not pass: std's `Mutex` stands in.
 #[cfg(not(loom))]
 pub(crate) use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-#[cfg(all(miri, not(loom)))]
-pub(crate) use std::sync::{Mutex, MutexGuard};
 #[cfg(not(loom))]
 pub(crate) use std::thread::yield_now;
 
-/// Locks `mutex`, ignoring poisoning: a critical section of this crate leaves its data
-/// consistent wherever it can panic.
-#[cfg(any(loom, miri))]
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+/// The crate's lock: the spin lock, or loom's `Mutex` under `cfg(loom)`, the lock the
+/// models of the block pool, the arena pool and the size-class pool are written against
+/// (the model of `SyncPool`'s shards checks the spin lock itself).
+#[cfg(not(loom))]
+pub(crate) type Mutex<T> = spin_lock::SpinLock<T>;
+#[cfg(loom)]
+pub(crate) use loom::sync::Mutex;
 
-/// Locks `mutex` (`parking_lot`'s: no poisoning).
-#[cfg(not(any(loom, miri)))]
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Locks `mutex`. Nothing is poisoned: a critical section of this crate leaves its data
+/// consistent wherever it can panic.
+#[cfg(not(loom))]
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> spin_lock::SpinGuard<'_, T> {
     mutex.lock()
 }
 
-/// The data of a `Mutex` through `&mut` (no lock needed), ignoring poisoning.
-#[cfg(any(loom, miri))]
-pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
-    mutex.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner)
+/// Locks `mutex`, ignoring poisoning (see the other `lock`).
+#[cfg(loom)]
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> loom::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The data of a `Mutex` through `&mut` (no lock needed).
-#[cfg(not(any(loom, miri)))]
+/// The data of a lock through `&mut` (no lock needed).
+#[cfg(not(loom))]
 pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
     mutex.get_mut()
+}
+
+/// The data of a lock through `&mut` (no lock needed), ignoring poisoning.
+#[cfg(loom)]
+pub(crate) fn lock_get_mut<T>(mutex: &mut Mutex<T>) -> &mut T {
+    mutex.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// `thread_local!` with `const` initialisers: std's, or under `cfg(loom)` loom's, which

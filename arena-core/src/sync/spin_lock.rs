@@ -1,7 +1,8 @@
-//! [`SpinLock`]: the lock around each of [`SyncPool`](crate::SyncPool)'s shards: one
-//! atomic compare-and-swap to take it, a plain release store to give it back.
+//! [`SpinLock`]: the crate's lock (each of [`SyncPool`](crate::SyncPool)'s shards, the
+//! shared block pool's list, the locked size-class pool's depot): one atomic
+//! compare-and-swap to take it, a plain release store to give it back.
 //!
-//! # Why not `parking_lot`'s `Mutex`
+//! # Why not `parking_lot`'s or std's `Mutex`
 //!
 //! A shard is locked once per operation (insert, remove, access), and almost always by
 //! the thread whose home it is: the lock is nearly never contended, so its cost is the
