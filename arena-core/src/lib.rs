@@ -37,8 +37,9 @@
 //!   keys of their own pool.
 //! - A `try_` method returns [`AllocError`] or [`TryAllocError`] (the value handed back).
 //! - [`vec!`] and [`format!`] build collections in a scope (`vec![in &scope; 1, 2]`),
-//!   [`CollectIn`] collects into them. `&Scope` is an `allocator_api2` allocator, so
-//!   `allocator_api2::vec::Vec` and `hashbrown` keep their buffers in a scope.
+//!   [`CollectIn`] collects into them. With the `allocator-api2` feature `&Scope` is an
+//!   `allocator_api2` allocator, so `allocator_api2::vec::Vec` and `hashbrown` keep
+//!   their buffers in a scope.
 //! - The thread-safe flavours ([`SharedBlockPool`], [`SyncPool`], [`SyncSizeClassPool`],
 //!   [`ArenaPool`]; feature `std`) are separate types, so the unlocked ones pay nothing
 //!   for threads.
@@ -116,6 +117,9 @@
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
 //!   stale; these with `alloc`), `Serialize` for [`ArenaVec`], [`ArenaString`] and
 //!   [`ArenaBox`].
+//! - `allocator-api2`: `allocator_api2::alloc::Allocator` for `&Scope`, `&SizeClassPool`
+//!   and `&SyncSizeClassPool`, and the `allocator_api2` crate re-exported. Off by
+//!   default, as in bumpalo: a dependent that does not use it builds one crate fewer.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -263,6 +267,7 @@ pub use arena_kit_derive::ArenaAlloc;
 /// The `allocator_api2` crate this one implements `Allocator` for (version 0.2): use its
 /// collections through this path (`arena_kit::allocator_api2::vec::Vec<T, &Scope>`) and
 /// the trait always matches, whatever version your own dependencies pull in.
+#[cfg(feature = "allocator-api2")]
 pub use allocator_api2;
 
 /// What `#[derive(ArenaAlloc)]` generates, shown on an example (rustdoc only, as

@@ -8,6 +8,7 @@
 //! request plus the system allocator's bookkeeping should fill whole pages, or the
 //! allocator rounds up anyway and the tail is wasted where nobody can use it.
 
+#[cfg(any(feature = "alloc", feature = "allocator-api2"))]
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
@@ -135,6 +136,7 @@ pub(super) unsafe fn reallocate(
 /// # Safety
 ///
 /// `ptr` is a live allocation of at least `keep` bytes, and `keep <= new_layout.size()`.
+#[cfg(feature = "allocator-api2")]
 pub(crate) unsafe fn relocate(
     alloc: impl allocator_api2::alloc::Allocator,
     ptr: NonNull<u8>,

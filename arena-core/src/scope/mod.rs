@@ -11,6 +11,7 @@
 // `arena`, `arena_pool`, `allocator` (`&Scope` as an `allocator_api2` allocator).
 
 mod alloc;
+#[cfg(feature = "allocator-api2")]
 mod allocator;
 #[cfg(feature = "alloc")]
 mod arena;

@@ -72,6 +72,7 @@ use core::cell::RefCell;
 use core::fmt;
 use core::ptr::{self, NonNull};
 
+#[cfg(feature = "allocator-api2")]
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 
 use crate::block::BlockList;
@@ -244,15 +245,31 @@ impl FreeBits {
 /// Free-list pools for 1..=1024-byte requests, in twenty size classes.
 ///
 /// Use [`allocate`](Self::allocate) / [`deallocate`](Self::deallocate) directly, or
-/// `&SizeClassPool` as an `allocator_api2` allocator for collections. `Send` but `!Sync`:
-/// one thread at a time; [`SyncSizeClassPool`](crate::SyncSizeClassPool) is the locked
-/// flavour for many.
+/// `&SizeClassPool` as an `allocator_api2` allocator for collections (the
+/// `allocator-api2` feature). `Send` but `!Sync`: one thread at a time;
+/// [`SyncSizeClassPool`](crate::SyncSizeClassPool) is the locked flavour for many.
 ///
 /// # Examples
 ///
 /// ```
-/// use allocator_api2::vec::Vec;
+/// use core::alloc::Layout;
 /// use arena_kit::SizeClassPool;
+///
+/// let pool = SizeClassPool::new();
+/// let layout = Layout::new::<[u64; 4]>();
+/// let chunk = pool.allocate(layout).unwrap();
+/// assert_eq!(pool.stats().live_chunks, 1);
+/// // SAFETY: `chunk` came from this pool with this layout and is not used again.
+/// unsafe { pool.deallocate(chunk, layout) };
+/// assert_eq!(pool.stats().live_chunks, 0);
+/// ```
+///
+/// With the `allocator-api2` feature, collections keep their buffers in the pool:
+///
+/// ```
+/// # #[cfg(feature = "allocator-api2")] {
+/// use arena_kit::SizeClassPool;
+/// use arena_kit::allocator_api2::vec::Vec;
 ///
 /// let pool = SizeClassPool::new();
 /// let mut v: Vec<u32, &SizeClassPool> = Vec::new_in(&pool);
@@ -261,6 +278,7 @@ impl FreeBits {
 /// assert_eq!(pool.stats().live_chunks, 1);
 /// drop(v);
 /// assert_eq!(pool.stats().live_chunks, 0);
+/// # }
 /// ```
 pub struct SizeClassPool {
     classes: [Class; CLASSES],
@@ -691,6 +709,10 @@ impl SizeClassPool {
 
 /// The class serving `layout`, or `None` for zero sizes, sizes above 1024 bytes and
 /// alignments above 16 (the system allocator's, or dangling).
+#[cfg_attr(
+    not(any(feature = "std", feature = "allocator-api2")),
+    expect(dead_code, reason = "the locked pool's and the allocators' class test")
+)]
 pub(crate) fn class_index(layout: Layout) -> Option<usize> {
     let served = (1..=MAX_CLASS_SIZE).contains(&layout.size()) && layout.align() <= CLASS_ALIGN;
     served.then(|| class_of(layout.size()))
@@ -703,6 +725,7 @@ pub(super) fn class_layout(index: usize) -> Layout {
 }
 
 /// Whether both layouts are served by one class (so a chunk of one fits the other).
+#[cfg(feature = "allocator-api2")]
 fn same_class(a: Layout, b: Layout) -> bool {
     class_index(a).is_some_and(|i| class_index(b) == Some(i))
 }
@@ -730,6 +753,7 @@ impl fmt::Debug for SizeClassPool {
     }
 }
 
+#[cfg(feature = "allocator-api2")]
 // Why this impl keeps `Allocator`'s contract: (1) `SizeClassPool::allocate` returns a
 // chunk of at least the layout's size and alignment that no one else holds until it is
 // deallocated, or memory from the system allocator; every `&SizeClassPool` borrows the
@@ -781,6 +805,7 @@ unsafe impl Allocator for &SizeClassPool {
 ///
 /// `ptr` is a live allocation of `old_layout` from `pool`, and `keep` is at most both
 /// sizes.
+#[cfg(feature = "allocator-api2")]
 pub(super) unsafe fn resize_in_class<A: Allocator + Copy>(
     pool: A,
     ptr: NonNull<u8>,

@@ -62,6 +62,7 @@ use core::cell::Cell;
 use core::fmt;
 use core::ptr::NonNull;
 
+#[cfg(feature = "allocator-api2")]
 use allocator_api2::alloc::{AllocError as ApiAllocError, Allocator};
 
 use crate::error::AllocError;
@@ -219,8 +220,30 @@ impl ThreadCache {
 /// # Examples
 ///
 /// ```
-/// use allocator_api2::vec::Vec;
+/// use core::alloc::Layout;
 /// use arena_kit::SyncSizeClassPool;
+///
+/// let pool = SyncSizeClassPool::new();
+/// std::thread::scope(|s| {
+///     for _ in 0..2 {
+///         let pool = &pool;
+///         s.spawn(move || {
+///             let layout = Layout::new::<[u32; 100]>();
+///             let chunk = pool.allocate(layout).unwrap();
+///             // SAFETY: `chunk` came from this pool with this layout, not used again.
+///             unsafe { pool.deallocate(chunk, layout) };
+///         });
+///     }
+/// });
+/// ```
+///
+/// With the `allocator-api2` feature, `&SyncSizeClassPool` is an allocator, on every
+/// thread at once:
+///
+/// ```
+/// # #[cfg(feature = "allocator-api2")] {
+/// use arena_kit::SyncSizeClassPool;
+/// use arena_kit::allocator_api2::vec::Vec;
 ///
 /// let pool = SyncSizeClassPool::new();
 /// std::thread::scope(|s| {
@@ -233,6 +256,7 @@ impl ThreadCache {
 ///         });
 ///     }
 /// });
+/// # }
 /// ```
 pub struct SyncSizeClassPool {
     shared: Mutex<Shared>,
@@ -536,6 +560,7 @@ impl fmt::Debug for SyncSizeClassPool {
     }
 }
 
+#[cfg(feature = "allocator-api2")]
 // Why this impl keeps `Allocator`'s contract: `allocate` hands out a chunk (or large or
 // dangling memory) that nobody else holds until it is deallocated (module docs: a chunk
 // is in one place at a time); every `&SyncSizeClassPool` borrows the pool, whose drop is

@@ -6,6 +6,7 @@ use core::alloc::Layout;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+#[cfg(feature = "allocator-api2")]
 use allocator_api2::vec::Vec as ApiVec;
 use arena_kit::{AllocError, SyncPool, SyncSizeClassPool};
 
@@ -165,6 +166,7 @@ fn threads_churn_a_sync_size_class_pool() {
     assert_eq!(pool.stats().held_bytes, 0, "every block went back");
 }
 
+#[cfg(feature = "allocator-api2")]
 #[test]
 fn chunks_move_between_threads_and_collections_grow_under_the_lock() {
     let pool = SyncSizeClassPool::new();
@@ -249,6 +251,7 @@ fn a_wrong_pool_is_caught_in_debug_builds() {
     unsafe { b.deallocate(p, layout) };
 }
 
+#[cfg(feature = "allocator-api2")]
 /// A pool that lives for the whole test binary, as one used from thread-local
 /// destructors must (they run after the thread's closure returns).
 fn static_size_class_pool() -> &'static SyncSizeClassPool {
@@ -256,6 +259,7 @@ fn static_size_class_pool() -> &'static SyncSizeClassPool {
     POOL.get_or_init(SyncSizeClassPool::new)
 }
 
+#[cfg(feature = "allocator-api2")]
 #[test]
 fn thread_local_destructors_may_free_and_allocate_in_the_locked_size_class_pool() {
     use std::cell::RefCell;

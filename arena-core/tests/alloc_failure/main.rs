@@ -113,6 +113,7 @@ const CASES: &[Case] = &[
     ("pools::block_pools_reserve_or_fail", pools::block_pools_reserve_or_fail),
     ("size_class::size_class_pool_allocations", size_class::size_class_pool_allocations),
     ("size_class::locked_size_class_pool", size_class::locked_size_class_pool),
+    #[cfg(feature = "allocator-api2")]
     ("size_class::collections_on_size_classes", size_class::collections_on_size_classes),
     ("aborts::scope_alloc_aborts", aborts::scope_alloc_aborts),
     ("aborts::pool_insert_aborts", aborts::pool_insert_aborts),

@@ -3,6 +3,7 @@
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
+#[cfg(feature = "allocator-api2")]
 use arena_kit::allocator_api2::vec::Vec as ApiVec;
 use arena_kit::{SizeClassPool, SyncSizeClassPool};
 
@@ -71,6 +72,7 @@ pub(crate) fn locked_size_class_pool() {
     assert!(points > 3, "the case made {points} allocations");
 }
 
+#[cfg(feature = "allocator-api2")]
 /// `allocator_api2` vectors on both pools: `try_reserve` fails cleanly and the
 /// vector keeps its elements; growing through classes moves them.
 pub(crate) fn collections_on_size_classes() {

@@ -1,5 +1,6 @@
 //! `ArenaVec`, `ArenaString`, `ArenaBox` and `allocator_api2` collections in a scope.
 
+#[cfg(feature = "allocator-api2")]
 mod allocator_api;
 mod arena_vec;
 mod hostile_arena_box;

@@ -5,6 +5,7 @@
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+#[cfg(feature = "allocator-api2")]
 use allocator_api2::vec::Vec as ApiVec;
 use arena_kit::{Arena, ArenaVec, BlockPool, Scope, block::BlockKind};
 
@@ -32,6 +33,7 @@ fn pattern(s: &[u8], b: u8) -> bool {
     s.iter().all(|&x| x == b)
 }
 
+#[cfg(feature = "allocator-api2")]
 /// A standard-size allocator request that does not fit the current block's rest, where a
 /// new block would keep less room than the current one: a lone block. Shrunk in place
 /// (not the tip, already aligned) and freed with the smaller layout, as the `Allocator`
@@ -58,6 +60,7 @@ fn a_lone_allocation_shrunk_in_place_then_freed_leaves_the_counts_right() {
     empty_after_reset(&scope);
 }
 
+#[cfg(feature = "allocator-api2")]
 /// Same, read only after the reset (which used to zero the count whatever it held).
 #[test]
 fn a_lone_allocation_shrunk_in_place_then_freed_then_reset() {

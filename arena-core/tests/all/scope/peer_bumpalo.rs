@@ -27,7 +27,6 @@ use std::fmt::Write as _;
 use std::mem;
 use std::rc::Rc;
 
-use allocator_api2::alloc::Allocator;
 use arena_kit::{
     AllocOrInitError, Arena, ArenaBox, ArenaString, ArenaVec, BlockPool, CollectIn, format, vec,
 };
@@ -1102,6 +1101,7 @@ fn tests_test_chunk_capacity() {
 
 /// bumpalo `tests/all/tests.rs::miri_stacked_borrows_issue_247`, through `&Scope`'s
 /// `Allocator` with allocator-api2's `Box`.
+#[cfg(feature = "allocator-api2")]
 #[test]
 fn tests_miri_stacked_borrows_issue_247() {
     use allocator_api2::boxed::Box;
@@ -1127,212 +1127,219 @@ fn tests_test_debug_assert_data_le_bump_ptr_pr_313() {
 
 // ----- allocator_api.rs ---------------------------------------------------------------
 
-/// bumpalo's `AllocatorDebug`: a scope as allocator, counting the calls it gets.
-struct Counting<'a, 'p> {
-    scope: &'a arena_kit::Scope<'p>,
-    allocs: Cell<usize>,
-    grows: Cell<usize>,
-    shrinks: Cell<usize>,
-    deallocs: Cell<usize>,
-}
+/// Needs `&Scope` as an `allocator_api2` allocator (the `allocator-api2` feature).
+#[cfg(feature = "allocator-api2")]
+mod allocator_api {
+    use super::*;
+    use allocator_api2::alloc::Allocator;
 
-fn bump(counter: &Cell<usize>) {
-    counter.set(counter.get() + 1);
-}
-
-// SAFETY: every call is forwarded to `&Scope`'s allocator with the same arguments, so its
-// contract is the scope's.
-unsafe impl Allocator for &Counting<'_, '_> {
-    fn allocate(
-        &self,
-        layout: Layout,
-    ) -> Result<std::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
-        bump(&self.allocs);
-        self.scope.allocate(layout)
+    /// bumpalo's `AllocatorDebug`: a scope as allocator, counting the calls it gets.
+    struct Counting<'a, 'p> {
+        scope: &'a arena_kit::Scope<'p>,
+        allocs: Cell<usize>,
+        grows: Cell<usize>,
+        shrinks: Cell<usize>,
+        deallocs: Cell<usize>,
     }
 
-    unsafe fn deallocate(&self, ptr: std::ptr::NonNull<u8>, layout: Layout) {
-        bump(&self.deallocs);
-        // SAFETY: forwarded from the caller.
-        unsafe { self.scope.deallocate(ptr, layout) };
+    fn bump(counter: &Cell<usize>) {
+        counter.set(counter.get() + 1);
     }
 
-    unsafe fn grow(
-        &self,
-        ptr: std::ptr::NonNull<u8>,
-        old: Layout,
-        new: Layout,
-    ) -> Result<std::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
-        bump(&self.grows);
-        // SAFETY: forwarded from the caller.
-        unsafe { self.scope.grow(ptr, old, new) }
-    }
+    // SAFETY: every call is forwarded to `&Scope`'s allocator with the same arguments, so its
+    // contract is the scope's.
+    unsafe impl Allocator for &Counting<'_, '_> {
+        fn allocate(
+            &self,
+            layout: Layout,
+        ) -> Result<std::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
+            bump(&self.allocs);
+            self.scope.allocate(layout)
+        }
 
-    unsafe fn shrink(
-        &self,
-        ptr: std::ptr::NonNull<u8>,
-        old: Layout,
-        new: Layout,
-    ) -> Result<std::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
-        bump(&self.shrinks);
-        // SAFETY: forwarded from the caller.
-        unsafe { self.scope.shrink(ptr, old, new) }
-    }
-}
+        unsafe fn deallocate(&self, ptr: std::ptr::NonNull<u8>, layout: Layout) {
+            bump(&self.deallocs);
+            // SAFETY: forwarded from the caller.
+            unsafe { self.scope.deallocate(ptr, layout) };
+        }
 
-/// bumpalo `tests/all/allocator_api.rs::allocator_api_push_a_bunch_of_items`: a vector
-/// with the scope as allocator allocates once, grows, shrinks and frees through it, and
-/// keeps its elements.
-#[test]
-fn allocator_api_allocator_api_push_a_bunch_of_items() {
-    let arena = Arena::new();
-    let b = Counting {
-        scope: &arena,
-        allocs: Cell::new(0),
-        grows: Cell::new(0),
-        shrinks: Cell::new(0),
-        deallocs: Cell::new(0),
-    };
-    let mut v = allocator_api2::vec::Vec::with_capacity_in(1024, &b);
-    assert_eq!(b.allocs.get(), 1);
-    v.extend(0..1024_u32);
-    assert_eq!(b.grows.get(), 0);
-    v.extend(1024..2048);
-    assert_ne!(b.grows.get(), 0);
-    v.truncate(1024);
-    v.shrink_to_fit();
-    assert_eq!(b.shrinks.get(), 1);
-    assert!(v.iter().copied().eq(0..1024));
-    assert_eq!(b.deallocs.get(), 0);
-    drop(v);
-    assert_eq!(b.deallocs.get(), 1);
-}
+        unsafe fn grow(
+            &self,
+            ptr: std::ptr::NonNull<u8>,
+            old: Layout,
+            new: Layout,
+        ) -> Result<std::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
+            bump(&self.grows);
+            // SAFETY: forwarded from the caller.
+            unsafe { self.scope.grow(ptr, old, new) }
+        }
 
-/// bumpalo `tests/all/allocator_api.rs::allocator_grow_zeroed`: `grow_zeroed` of the
-/// newest allocation stays in place.
-#[test]
-fn allocator_api_allocator_grow_zeroed() {
-    let arena = Arena::new();
-    let alloc = &*arena;
-    let first = Layout::from_size_align(4, 4).unwrap();
-    let p = alloc.allocate_zeroed(first).unwrap().cast::<u8>();
-    let allocated = arena.stats().allocated_bytes;
-    // SAFETY: `p` holds 4 bytes, just allocated.
-    unsafe { p.as_ptr().write_bytes(42, 4) };
-    let second = Layout::from_size_align(8, 4).unwrap();
-    // SAFETY: `p` is a live allocation of `first` from this allocator.
-    let grown = unsafe { alloc.grow_zeroed(p, first, second) }.unwrap();
-    assert_eq!(grown.cast::<u8>(), p, "grown in place");
-    assert!(arena.stats().allocated_bytes <= allocated * 2);
-    // SAFETY: `grown` holds 8 initialised bytes.
-    assert_eq!(unsafe { grown.as_ref() }, [42, 42, 42, 42, 0, 0, 0, 0]);
-}
-
-/// A layout from two arbitrary numbers: alignment up to 64, size up to 1024.
-fn arbitrary_layout(size: usize, align_log2: u8) -> Layout {
-    let align = 1 << (align_log2 % 7);
-    Layout::from_size_align((size % 1025).next_multiple_of(align), align).unwrap()
-}
-
-proptest! {
-    #![proptest_config(config())]
-
-    /// bumpalo `tests/all/allocator_api.rs::allocator_grow_align_increase`.
-    #[test]
-    fn allocator_api_allocator_grow_align_increase(
-        layouts in prop::collection::vec((any::<usize>(), any::<u8>()), 1..16),
-    ) {
-        let mut layouts: Vec<_> = layouts.into_iter().map(|(s, a)| arbitrary_layout(s, a)).collect();
-        layouts.sort_by_key(|l| (l.size(), l.align()));
-        let arena = Arena::new();
-        let alloc = &*arena;
-        let mut old = layouts[0];
-        let mut p = alloc.allocate(old).unwrap();
-        prop_assert_eq!(p.cast::<u8>().as_ptr() as usize % old.align(), 0);
-        for new in layouts.into_iter().skip(1) {
-            // SAFETY: `p` is a live allocation of `old`, and `new` is at least as large.
-            p = unsafe { alloc.grow(p.cast(), old, new) }.unwrap();
-            prop_assert_eq!(p.cast::<u8>().as_ptr() as usize % new.align(), 0);
-            old = new;
+        unsafe fn shrink(
+            &self,
+            ptr: std::ptr::NonNull<u8>,
+            old: Layout,
+            new: Layout,
+        ) -> Result<std::ptr::NonNull<[u8]>, allocator_api2::alloc::AllocError> {
+            bump(&self.shrinks);
+            // SAFETY: forwarded from the caller.
+            unsafe { self.scope.shrink(ptr, old, new) }
         }
     }
 
-    /// bumpalo `tests/all/allocator_api.rs::allocator_shrink_align_change`.
+    /// bumpalo `tests/all/allocator_api.rs::allocator_api_push_a_bunch_of_items`: a vector
+    /// with the scope as allocator allocates once, grows, shrinks and frees through it, and
+    /// keeps its elements.
     #[test]
-    fn allocator_api_allocator_shrink_align_change(
-        layouts in prop::collection::vec((any::<usize>(), any::<u8>()), 1..16),
-    ) {
-        let mut layouts: Vec<_> = layouts.into_iter().map(|(s, a)| arbitrary_layout(s, a)).collect();
-        layouts.sort_by_key(|l| std::cmp::Reverse(l.size()));
+    fn allocator_api_allocator_api_push_a_bunch_of_items() {
+        let arena = Arena::new();
+        let b = Counting {
+            scope: &arena,
+            allocs: Cell::new(0),
+            grows: Cell::new(0),
+            shrinks: Cell::new(0),
+            deallocs: Cell::new(0),
+        };
+        let mut v = allocator_api2::vec::Vec::with_capacity_in(1024, &b);
+        assert_eq!(b.allocs.get(), 1);
+        v.extend(0..1024_u32);
+        assert_eq!(b.grows.get(), 0);
+        v.extend(1024..2048);
+        assert_ne!(b.grows.get(), 0);
+        v.truncate(1024);
+        v.shrink_to_fit();
+        assert_eq!(b.shrinks.get(), 1);
+        assert!(v.iter().copied().eq(0..1024));
+        assert_eq!(b.deallocs.get(), 0);
+        drop(v);
+        assert_eq!(b.deallocs.get(), 1);
+    }
+
+    /// bumpalo `tests/all/allocator_api.rs::allocator_grow_zeroed`: `grow_zeroed` of the
+    /// newest allocation stays in place.
+    #[test]
+    fn allocator_api_allocator_grow_zeroed() {
         let arena = Arena::new();
         let alloc = &*arena;
-        let mut old = layouts[0];
-        let mut p = alloc.allocate(old).unwrap();
-        for new in layouts.into_iter().skip(1) {
-            // SAFETY: `p` is a live allocation of `old`, and `new` is no larger.
-            let shrunk = unsafe { alloc.shrink(p.cast(), old, new) };
-            if let Ok(q) = shrunk {
-                prop_assert_eq!(q.cast::<u8>().as_ptr() as usize % new.align(), 0);
-                p = q;
+        let first = Layout::from_size_align(4, 4).unwrap();
+        let p = alloc.allocate_zeroed(first).unwrap().cast::<u8>();
+        let allocated = arena.stats().allocated_bytes;
+        // SAFETY: `p` holds 4 bytes, just allocated.
+        unsafe { p.as_ptr().write_bytes(42, 4) };
+        let second = Layout::from_size_align(8, 4).unwrap();
+        // SAFETY: `p` is a live allocation of `first` from this allocator.
+        let grown = unsafe { alloc.grow_zeroed(p, first, second) }.unwrap();
+        assert_eq!(grown.cast::<u8>(), p, "grown in place");
+        assert!(arena.stats().allocated_bytes <= allocated * 2);
+        // SAFETY: `grown` holds 8 initialised bytes.
+        assert_eq!(unsafe { grown.as_ref() }, [42, 42, 42, 42, 0, 0, 0, 0]);
+    }
+
+    /// A layout from two arbitrary numbers: alignment up to 64, size up to 1024.
+    fn arbitrary_layout(size: usize, align_log2: u8) -> Layout {
+        let align = 1 << (align_log2 % 7);
+        Layout::from_size_align((size % 1025).next_multiple_of(align), align).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        /// bumpalo `tests/all/allocator_api.rs::allocator_grow_align_increase`.
+        #[test]
+        fn allocator_api_allocator_grow_align_increase(
+            layouts in prop::collection::vec((any::<usize>(), any::<u8>()), 1..16),
+        ) {
+            let mut layouts: Vec<_> = layouts.into_iter().map(|(s, a)| arbitrary_layout(s, a)).collect();
+            layouts.sort_by_key(|l| (l.size(), l.align()));
+            let arena = Arena::new();
+            let alloc = &*arena;
+            let mut old = layouts[0];
+            let mut p = alloc.allocate(old).unwrap();
+            prop_assert_eq!(p.cast::<u8>().as_ptr() as usize % old.align(), 0);
+            for new in layouts.into_iter().skip(1) {
+                // SAFETY: `p` is a live allocation of `old`, and `new` is at least as large.
+                p = unsafe { alloc.grow(p.cast(), old, new) }.unwrap();
+                prop_assert_eq!(p.cast::<u8>().as_ptr() as usize % new.align(), 0);
                 old = new;
-            } else {
-                prop_assert!(new.align() > old.align(), "only a stricter alignment may fail");
             }
         }
-    }
 
-    /// bumpalo `tests/all/allocator_api.rs::allocator_grow_or_shrink`: a run of grows,
-    /// zeroed grows and shrinks keeps the bytes in front of the new size.
-    #[test]
-    fn allocator_api_allocator_grow_or_shrink(
-        first in (any::<usize>(), any::<u8>()),
-        ops in prop::collection::vec((0_u8..3, any::<usize>(), any::<u8>()), 0..24),
-    ) {
-        let arena = Arena::new();
-        let alloc = &*arena;
-        let mut layout = arbitrary_layout(first.0, first.1);
-        let mut p = alloc.allocate(layout).unwrap().cast::<u8>();
-        let mut expected: Vec<u8> = (0..layout.size()).map(|i| i as u8).collect();
-        // SAFETY: `p` holds `layout.size()` bytes.
-        unsafe { p.as_ptr().copy_from_nonoverlapping(expected.as_ptr(), expected.len()) };
-        for (kind, size, align) in ops {
-            let new = arbitrary_layout(size, align);
-            let grows = new.size() >= layout.size();
-            // `p` is a live allocation of `layout` from this allocator; grows get a layout
-            // at least as large, shrinks one no larger.
-            let result = match (kind, grows) {
-                // SAFETY: as above.
-                (1, true) => unsafe { alloc.grow_zeroed(p, layout, new) },
-                // SAFETY: as above.
-                (_, true) => unsafe { alloc.grow(p, layout, new) },
-                // SAFETY: as above.
-                (_, false) => unsafe { alloc.shrink(p, layout, new) },
-            };
-            let Ok(q) = result else {
-                prop_assert!(new.align() > layout.align());
-                continue;
-            };
-            prop_assert_eq!(q.cast::<u8>().as_ptr() as usize % new.align(), 0);
-            p = q.cast();
-            expected.resize(new.size(), 0);
-            let keep = layout.size().min(new.size());
-            // SAFETY: the new block holds `new.size()` bytes, the first `keep` of them
-            // carried over.
-            let now = unsafe { std::slice::from_raw_parts(p.as_ptr(), keep) };
-            prop_assert_eq!(now, &expected[..keep]);
-            if kind == 1 && grows {
-                // SAFETY: as above; `grow_zeroed` zeroed the rest.
-                let rest = unsafe { p.add(keep) };
-                // SAFETY: as above: `new.size() - keep` bytes from `rest` are in the block.
-                let tail = unsafe { std::slice::from_raw_parts(rest.as_ptr(), new.size() - keep) };
-                prop_assert!(tail.iter().all(|&b| b == 0));
+        /// bumpalo `tests/all/allocator_api.rs::allocator_shrink_align_change`.
+        #[test]
+        fn allocator_api_allocator_shrink_align_change(
+            layouts in prop::collection::vec((any::<usize>(), any::<u8>()), 1..16),
+        ) {
+            let mut layouts: Vec<_> = layouts.into_iter().map(|(s, a)| arbitrary_layout(s, a)).collect();
+            layouts.sort_by_key(|l| std::cmp::Reverse(l.size()));
+            let arena = Arena::new();
+            let alloc = &*arena;
+            let mut old = layouts[0];
+            let mut p = alloc.allocate(old).unwrap();
+            for new in layouts.into_iter().skip(1) {
+                // SAFETY: `p` is a live allocation of `old`, and `new` is no larger.
+                let shrunk = unsafe { alloc.shrink(p.cast(), old, new) };
+                if let Ok(q) = shrunk {
+                    prop_assert_eq!(q.cast::<u8>().as_ptr() as usize % new.align(), 0);
+                    p = q;
+                    old = new;
+                } else {
+                    prop_assert!(new.align() > old.align(), "only a stricter alignment may fail");
+                }
             }
-            for (i, b) in expected.iter_mut().enumerate().skip(keep) {
-                *b = i as u8;
-            }
-            // SAFETY: `p` holds `new.size()` bytes.
+        }
+
+        /// bumpalo `tests/all/allocator_api.rs::allocator_grow_or_shrink`: a run of grows,
+        /// zeroed grows and shrinks keeps the bytes in front of the new size.
+        #[test]
+        fn allocator_api_allocator_grow_or_shrink(
+            first in (any::<usize>(), any::<u8>()),
+            ops in prop::collection::vec((0_u8..3, any::<usize>(), any::<u8>()), 0..24),
+        ) {
+            let arena = Arena::new();
+            let alloc = &*arena;
+            let mut layout = arbitrary_layout(first.0, first.1);
+            let mut p = alloc.allocate(layout).unwrap().cast::<u8>();
+            let mut expected: Vec<u8> = (0..layout.size()).map(|i| i as u8).collect();
+            // SAFETY: `p` holds `layout.size()` bytes.
             unsafe { p.as_ptr().copy_from_nonoverlapping(expected.as_ptr(), expected.len()) };
-            layout = new;
+            for (kind, size, align) in ops {
+                let new = arbitrary_layout(size, align);
+                let grows = new.size() >= layout.size();
+                // `p` is a live allocation of `layout` from this allocator; grows get a layout
+                // at least as large, shrinks one no larger.
+                let result = match (kind, grows) {
+                    // SAFETY: as above.
+                    (1, true) => unsafe { alloc.grow_zeroed(p, layout, new) },
+                    // SAFETY: as above.
+                    (_, true) => unsafe { alloc.grow(p, layout, new) },
+                    // SAFETY: as above.
+                    (_, false) => unsafe { alloc.shrink(p, layout, new) },
+                };
+                let Ok(q) = result else {
+                    prop_assert!(new.align() > layout.align());
+                    continue;
+                };
+                prop_assert_eq!(q.cast::<u8>().as_ptr() as usize % new.align(), 0);
+                p = q.cast();
+                expected.resize(new.size(), 0);
+                let keep = layout.size().min(new.size());
+                // SAFETY: the new block holds `new.size()` bytes, the first `keep` of them
+                // carried over.
+                let now = unsafe { std::slice::from_raw_parts(p.as_ptr(), keep) };
+                prop_assert_eq!(now, &expected[..keep]);
+                if kind == 1 && grows {
+                    // SAFETY: as above; `grow_zeroed` zeroed the rest.
+                    let rest = unsafe { p.add(keep) };
+                    // SAFETY: as above: `new.size() - keep` bytes from `rest` are in the block.
+                    let tail = unsafe { std::slice::from_raw_parts(rest.as_ptr(), new.size() - keep) };
+                    prop_assert!(tail.iter().all(|&b| b == 0));
+                }
+                for (i, b) in expected.iter_mut().enumerate().skip(keep) {
+                    *b = i as u8;
+                }
+                // SAFETY: `p` holds `new.size()` bytes.
+                unsafe { p.as_ptr().copy_from_nonoverlapping(expected.as_ptr(), expected.len()) };
+                layout = new;
+            }
         }
     }
 }

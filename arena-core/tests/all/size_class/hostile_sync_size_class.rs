@@ -43,6 +43,7 @@ fn chunks_freed_by_other_threads_after_their_owners_exited_are_reused_and_all_co
     assert_eq!(inner.stats().live_chunks, 0);
 }
 
+#[cfg(feature = "allocator-api2")]
 #[test]
 fn hashbrown_maps_built_on_several_threads_and_freed_on_others_give_every_chunk_back() {
     let n = if cfg!(miri) { 64 } else { 2000 };

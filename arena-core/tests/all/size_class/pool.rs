@@ -5,6 +5,7 @@
 use core::alloc::Layout;
 use core::ptr::NonNull;
 
+#[cfg(feature = "allocator-api2")]
 use allocator_api2::vec::Vec as ApiVec;
 use arena_kit::{SizeClassPool, size_class::MAX_CLASS_SIZE};
 
@@ -136,6 +137,7 @@ fn reserve_carves_ahead_so_allocation_takes_no_block() {
     }
 }
 
+#[cfg(feature = "allocator-api2")]
 #[test]
 fn collections_grow_in_their_class_and_move_between_classes() {
     let pool = SizeClassPool::new();
