@@ -176,6 +176,36 @@ impl<'s> ScopeView<'s> {
         Ok(unsafe { core::slice::from_raw_parts_mut(data.as_ptr(), src.len()) })
     }
 
+    /// Collects an iterator into a slice in the scope, as
+    /// [`Scope::alloc_from_iter`](crate::Scope::alloc_from_iter) does: the values are
+    /// gathered at the scope's tip, which grows in place, and that buffer becomes the
+    /// slice (an exact-size iterator reserves once and never moves).
+    ///
+    /// # Panics
+    ///
+    /// If a limit is reached, or the iterator panics (nothing leaks but the bytes
+    /// gathered so far, which the scope keeps until it ends).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let pool = arena_kit::BlockPool::new();
+    /// let scope = pool.scope();
+    /// let view = scope.view();
+    /// let odd = view.alloc_from_iter((0..10).filter(|n| n % 2 == 1));
+    /// let squares = view.alloc_from_iter(odd.iter().map(|n| n * n));
+    /// assert_eq!(odd, [1, 3, 5, 7, 9]);
+    /// assert_eq!(squares, [1, 9, 25, 49, 81]);
+    /// ```
+    #[track_caller]
+    pub fn alloc_from_iter<T: Copy, I: IntoIterator<Item = T>>(self, iter: I) -> &'s mut [T] {
+        let iter = iter.into_iter();
+        let mut gathered = crate::ArenaVec::new_in_bump(self.bump);
+        gathered.reserve(iter.size_hint().0);
+        gathered.extend(iter);
+        gathered.into_slice()
+    }
+
     /// Copies `s` into the scope.
     ///
     /// # Panics

@@ -157,7 +157,7 @@ impl<'s, T> ArenaVec<'s, T> {
     }
 
     /// An empty vector on `bump` (a sibling of an existing vector).
-    pub(super) fn new_in_bump(bump: &'s Bump<'s>) -> Self {
+    pub(crate) fn new_in_bump(bump: &'s Bump<'s>) -> Self {
         let cap = if size_of::<T>() == 0 { usize::MAX } else { 0 };
         ArenaVec { ptr: NonNull::dangling(), len: 0, cap, bump, _owns: PhantomData }
     }

@@ -158,6 +158,32 @@ fn an_iterator_that_allocates_in_the_scope_while_being_collected_into_it_keeps_a
 }
 
 #[test]
+fn a_views_alloc_from_iter_survives_lying_hints_and_an_iterator_that_allocates_in_it() {
+    let n = u32::try_from(scaled(3000)).unwrap();
+    let pool = BlockPool::with_block_size(1024);
+    let scope = pool.scope();
+    let view = scope.view();
+    // Hints that lie either way: the slice is what the iterator really gave.
+    let short = view.alloc_from_iter((0..5_u32).filter(|_| true).chain([9]));
+    let exact = view.alloc_from_iter(0..n);
+    assert_eq!(short, [0, 1, 2, 3, 4, 9]);
+    assert!(exact.iter().copied().eq(0..n));
+    // Each item allocates in the same scope while the slice is gathered at its tip, so
+    // the gathering vector keeps losing the tip and moving, across many blocks.
+    let side = RefCell::new(Vec::new());
+    let slice = view.alloc_from_iter((0..n).filter(|_| true).map(|i| {
+        side.borrow_mut().push(&*view.alloc_slice_copy(&[i; 7]));
+        u64::from(i) * 3
+    }));
+    assert!(slice.iter().copied().eq((0..u64::from(n)).map(|i| i * 3)));
+    for (i, s) in side.borrow().iter().enumerate() {
+        assert_eq!(**s, [u32::try_from(i).unwrap(); 7]);
+    }
+    assert!(scope.stats().blocks > 1, "the test crossed blocks");
+    assert_eq!(short, [0, 1, 2, 3, 4, 9], "earlier slices stay untouched");
+}
+
+#[test]
 fn a_child_value_may_allocate_and_register_on_exit_in_the_parent_from_its_destructor() {
     struct Writer<'a, 'p> {
         parent: &'a Scope<'p>,
