@@ -9,9 +9,9 @@
 //! lock there is: one compare-and-swap to take it and a plain store to give it back,
 //! where std's `Mutex` gives it back with an atomic swap and sends a waiter to sleep on a
 //! futex, and waking it costs more than the critical section. `parking_lot`'s `Mutex`
-//! spins before it parks too, and was the lock here until W3-2t and W1-2t measured it
-//! level with the spin lock (BENCHMARKS.md); it cost a dependent six more crates to build
-//! (docs/build-time.md). A waiter on the spin lock never sleeps: after a few turns it
+//! spins before it parks too, and was the lock here until W3-2t measured it level with
+//! the spin lock; it cost a dependent six more crates to build (the repository's
+//! docs/build-time.md has both figures). A waiter on the spin lock never sleeps: after a few turns it
 //! yields its time slice, which suits these sections and would not suit long ones.
 
 pub(crate) mod per_thread;
