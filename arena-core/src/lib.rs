@@ -20,7 +20,7 @@
 //! | scopes on many threads | [`SharedBlockPool`] | a block cache per thread over one locked list: scopes take no lock |
 //! | results of parallel tasks | [`ArenaPool`] | arenas lent to tasks one at a time; the values outlive the task |
 //! | values you add and remove, named by handle | [`Pool`] | a free list in one buffer; a [`Handle`] needs no run-time check, a [`Key`] is checked by its generation |
-//! | a pool kept in a struct, a `static` or a task | [`KeyPool`] | the same storage without a brand; [`TypedKey`]s are checked at run time |
+//! | a pool kept in a struct, a `static` or a task | [`KeyPool`] | the same storage without a brand; [`TypedKey`]s (or key types named with [`new_key_type!`]) are checked at run time |
 //! | a pool shared by threads | [`SyncPool`] | a pool per shard behind its own lock; handles work from any thread |
 //! | side data for a pool's values | [`SecondaryMap`] | a table by slot, tagged with the key that set each entry |
 //! | scans over one field of many values | [`SoaPool`] (via `#[derive(ArenaAlloc)]`, `#[arena(soa)]`) | a column per field, rows kept dense |
@@ -113,7 +113,8 @@
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`.
 //!   Without `alloc` its plain pools have `with_storage` only, and `#[arena(soa)]` is an
 //!   error.
-//! - `serde`: `Serialize`/`Deserialize` for [`TypedKey`], [`KeyPool`] and a
+//! - `serde`: `Serialize`/`Deserialize` for [`TypedKey`] (and the key types of
+//!   [`new_key_type!`]), [`KeyPool`] and a
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
 //!   stale; these with `alloc`), `Serialize` for [`ArenaVec`], [`ArenaString`] and
 //!   [`ArenaBox`].
@@ -157,7 +158,7 @@ pub use pool::secondary::SecondaryMap;
 pub use pool::soa::{SoaPool, SoaRow};
 pub use pool::{GetDisjointMutError, Handle, Key, Pool, SlotKey};
 #[cfg(feature = "alloc")]
-pub use pool::{KeyPool, TypedKey};
+pub use pool::{KeyPool, PoolKey, TypedKey};
 #[cfg(feature = "std")]
 pub use pool::{SyncHandle, SyncKey, SyncPool};
 #[cfg(feature = "alloc")]
@@ -327,4 +328,6 @@ pub mod __private {
     pub use alloc::vec::Vec;
     #[cfg(feature = "alloc")]
     pub use alloc::{format, vec};
+    #[cfg(feature = "serde")]
+    pub use serde;
 }

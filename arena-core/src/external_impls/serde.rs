@@ -1,15 +1,16 @@
 //! `serde` support for the pools (features `serde` and `alloc`): keys and storable pools
 //! that survive a round trip.
 //!
-//! - [`TypedKey`] is `{ "index": u32, "version": u32 }`, as slotmap's keys are.
-//! - [`KeyPool`] is `{ "salt", "floor", "slots": [[meta, value or null], ...] }`: every
+//! - [`TypedKey`] is `{ "index": u32, "version": u32 }`, as slotmap's keys are; so is
+//!   [`KeyData`], and every key type of `new_key_type!` (it serialises its `KeyData`).
+//! - [`KeyPool`] (of any key type) is `{ "salt", "floor", "slots": [[meta, value or null], ...] }`: every
 //!   slot with its meta word (generation and occupancy), so after a round trip every key
 //!   that named a value names it again, every stale key stays stale, and keys of other
 //!   pools stay out (the salt travels too). Deserialising checks that a slot holds a value
 //!   exactly when its meta word says so and that no slot is owned, and rebuilds the free
 //!   list and the count from the slots (neither is in the document, so neither can
 //!   disagree with them).
-//! - [`SecondaryMap`] of pool keys is a sequence of its slots up to the last entry, each
+//! - [`SecondaryMap`] of [`PoolKey`]s is a sequence of its slots up to the last entry, each
 //!   `null` or `[version, value]` (slotmap's form): the map is as long as the document,
 //!   so a few bytes cannot make it allocate for a far index.
 //!
@@ -30,63 +31,91 @@ use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 use crate::pool::MAX_SLOTS;
 use crate::pool::Version;
 use crate::pool::secondary::SecondaryMap;
-use crate::pool::{KeyPool, TypedKey};
+use crate::pool::{KeyData, KeyPool, PoolKey, TypedKey};
+
+impl Serialize for KeyData {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize_key(*self, "KeyData", serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for KeyData {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_key("KeyData", deserializer)
+    }
+}
 
 impl<T> Serialize for TypedKey<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("TypedKey", 2)?;
-        s.serialize_field("index", &self.slot())?;
-        s.serialize_field("version", &self.version().bits())?;
-        s.end()
+        serialize_key(self.data(), "TypedKey", serializer)
     }
 }
 
 impl<'de, T> Deserialize<'de> for TypedKey<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor<T>(PhantomData<T>);
-
-        impl<'de, T> Visitor<'de> for KeyVisitor<T> {
-            type Value = TypedKey<T>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a TypedKey: index and version")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TypedKey<T>, A::Error> {
-                let (mut index, mut version) = (None, None);
-                while let Some(field) = map.next_key::<&str>()? {
-                    match field {
-                        "index" => index = Some(map.next_value::<u32>()?),
-                        "version" => version = Some(map.next_value::<u32>()?),
-                        other => return Err(de::Error::unknown_field(other, KEY_FIELDS)),
-                    }
-                }
-                let index = index.ok_or_else(|| de::Error::missing_field("index"))?;
-                let version = version.ok_or_else(|| de::Error::missing_field("version"))?;
-                Ok(key(index, version))
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TypedKey<T>, A::Error> {
-                let index =
-                    seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
-                let version =
-                    seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
-                Ok(key(index, version))
-            }
-        }
-
-        /// Any pair is a key, parsed as [`TypedKey::from_raw`] parses one: a version no
-        /// pool gives its keys becomes a key that names no value.
-        fn key<T>(index: u32, version: u32) -> TypedKey<T> {
-            TypedKey::from_raw((u64::from(version) << 32) | u64::from(index))
-        }
-
-        const KEY_FIELDS: &[&str] = &["index", "version"];
-        deserializer.deserialize_struct("TypedKey", KEY_FIELDS, KeyVisitor(PhantomData))
+        deserialize_key("TypedKey", deserializer).map(TypedKey::from_data)
     }
 }
 
-impl<T: Serialize> Serialize for KeyPool<T> {
+/// A key as the struct `name { index, version }`: [`TypedKey`]'s form, and every named
+/// key type's (they serialise their [`KeyData`]).
+fn serialize_key<S: Serializer>(
+    data: KeyData,
+    name: &'static str,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut s = serializer.serialize_struct(name, 2)?;
+    s.serialize_field("index", &data.slot())?;
+    s.serialize_field("version", &data.version().bits())?;
+    s.end()
+}
+
+/// A key written by [`serialize_key`], as a map or a sequence. Any pair is a key, parsed as
+/// [`KeyData::from_raw`] parses one: a version no pool gives its keys becomes a key that
+/// names no value.
+fn deserialize_key<'de, D: Deserializer<'de>>(
+    name: &'static str,
+    deserializer: D,
+) -> Result<KeyData, D::Error> {
+    struct KeyVisitor;
+
+    impl<'de> Visitor<'de> for KeyVisitor {
+        type Value = KeyData;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a key: index and version")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyData, A::Error> {
+            let (mut index, mut version) = (None, None);
+            while let Some(field) = map.next_key::<&str>()? {
+                match field {
+                    "index" => index = Some(map.next_value::<u32>()?),
+                    "version" => version = Some(map.next_value::<u32>()?),
+                    other => return Err(de::Error::unknown_field(other, KEY_FIELDS)),
+                }
+            }
+            let index = index.ok_or_else(|| de::Error::missing_field("index"))?;
+            let version = version.ok_or_else(|| de::Error::missing_field("version"))?;
+            Ok(key(index, version))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyData, A::Error> {
+            let index = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+            let version = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+            Ok(key(index, version))
+        }
+    }
+
+    fn key(index: u32, version: u32) -> KeyData {
+        KeyData::from_raw((u64::from(version) << 32) | u64::from(index))
+    }
+
+    const KEY_FIELDS: &[&str] = &["index", "version"];
+    deserializer.deserialize_struct(name, KEY_FIELDS, KeyVisitor)
+}
+
+impl<T: Serialize, K: PoolKey> Serialize for KeyPool<T, K> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (salt, floor, slots) = self.parts();
         let mut s = serializer.serialize_struct("KeyPool", 3)?;
@@ -114,18 +143,18 @@ where
     }
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for KeyPool<T> {
+impl<'de, T: Deserialize<'de>, K: PoolKey> Deserialize<'de> for KeyPool<T, K> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct PoolVisitor<T>(PhantomData<T>);
+        struct PoolVisitor<T, K>(PhantomData<T>, PhantomData<fn(K) -> K>);
 
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for PoolVisitor<T> {
-            type Value = KeyPool<T>;
+        impl<'de, T: Deserialize<'de>, K: PoolKey> Visitor<'de> for PoolVisitor<T, K> {
+            type Value = KeyPool<T, K>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a KeyPool: salt, floor and slots")
             }
 
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyPool<T>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeyPool<T, K>, A::Error> {
                 let (mut salt, mut floor, mut slots) = (None, None, None);
                 while let Some(field) = map.next_key::<&str>()? {
                     match field {
@@ -141,7 +170,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for KeyPool<T> {
                 KeyPool::from_parts(salt, floor, slots).map_err(de::Error::custom)
             }
 
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyPool<T>, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyPool<T, K>, A::Error> {
                 let salt =
                     seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
                 let floor =
@@ -153,11 +182,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for KeyPool<T> {
         }
 
         const FIELDS: &[&str] = &["salt", "floor", "slots"];
-        deserializer.deserialize_struct("KeyPool", FIELDS, PoolVisitor(PhantomData))
+        deserializer.deserialize_struct("KeyPool", FIELDS, PoolVisitor(PhantomData, PhantomData))
     }
 }
 
-impl<T, V: Serialize> Serialize for SecondaryMap<TypedKey<T>, V> {
+impl<K: PoolKey, V: Serialize> Serialize for SecondaryMap<K, V> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // Slot by slot up to the last entry, `null` where there is none: a document
         // describes every slot it sizes (see `Deserialize`).
@@ -171,7 +200,7 @@ impl<T, V: Serialize> Serialize for SecondaryMap<TypedKey<T>, V> {
     }
 }
 
-impl<'de, T, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<TypedKey<T>, V> {
+impl<'de, K: PoolKey, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<K, V> {
     /// Reads the slots one by one: the map is as long as the document's sequence, so
     /// `n` bytes of input size it by at most `n` slots (no index in the input can make
     /// it allocate ahead). An entry's version must be one a pool gives its keys.
@@ -194,6 +223,6 @@ impl<'de, T, V: Deserialize<'de>> Deserialize<'de> for SecondaryMap<TypedKey<T>,
                 )),
             });
         }
-        Ok(SecondaryMap::from_entries(entries, TypedKey::model()))
+        Ok(SecondaryMap::from_entries(entries, K::from_data(KeyData::model())))
     }
 }

@@ -15,16 +15,19 @@ use core::ops::{Index, IndexMut};
 
 use crate::error::{TryAllocError, fail};
 use crate::pool::PoolStats;
-use crate::pool::slot_key::{SlotKey, sealed::KeyParts};
+use crate::pool::pool_key::{KeyData, PoolKey};
+use crate::pool::slot_key::sealed::KeyParts;
 use crate::pool::slots::{Claim, GetDisjointMutError, Slots};
-use crate::pool::version::{self, Version};
+use crate::pool::version::Version;
 use crate::pool::{Drain, IntoIter, Iter, IterMut};
 
 /// A copyable, checked key to a value of a [`KeyPool<T>`]: 8 bytes, and
 /// `Option<TypedKey<T>>` too.
 ///
-/// Typed by the pool's value type, so a key of a `KeyPool<Node>` does not type-check on a
-/// `KeyPool<Edge>` (no `new_key_type!` needed). A stale key (its value was removed) gets
+/// The default key type of a [`KeyPool`]. Typed by the pool's value type, so a key of a
+/// `KeyPool<Node>` does not type-check on a `KeyPool<Edge>`; two pools of the *same* value
+/// type that must not share keys take named key types of
+/// [`new_key_type!`](crate::new_key_type) instead (`KeyPool<String, CityKey>`). A stale key (its value was removed) gets
 /// `None`; so, with overwhelming probability, does a key of another `KeyPool<T>` (see
 /// [`KeyPool`]). Keys order by slot index, then version.
 ///
@@ -40,34 +43,13 @@ use crate::pool::{Drain, IntoIter, Iter, IterMut};
 /// assert_eq!(TypedKey::<&str>::from_raw(ada.to_raw()), ada);
 /// ```
 pub struct TypedKey<T> {
-    index: u32,
-    /// The slot's version when the key was made: salted generation, `OCCUPIED` bit set.
-    version: Version,
+    data: KeyData,
     /// Typed by the pool's values; `fn() -> T` keeps the key `Send`, `Sync` and `Copy`
     /// whatever `T` is.
     _type: PhantomData<fn() -> T>,
 }
 
 impl<T> TypedKey<T> {
-    fn new(index: u32, version: Version) -> Self {
-        TypedKey { index, version, _type: PhantomData }
-    }
-
-    /// A key the pool's iterators make their keys like (only its type matters).
-    pub(crate) fn model() -> Self {
-        TypedKey::new(0, Version::FIRST)
-    }
-
-    /// The slot index, as stored.
-    pub(crate) fn slot(self) -> u32 {
-        self.index
-    }
-
-    /// The version, as stored.
-    pub(crate) fn version(self) -> Version {
-        self.version
-    }
-
     /// The slot index.
     ///
     /// # Examples
@@ -78,7 +60,7 @@ impl<T> TypedKey<T> {
     /// ```
     #[must_use]
     pub fn index(&self) -> usize {
-        self.index as usize
+        self.data.index()
     }
 
     /// The key as one `u64` (version in the high half, index in the low), for FFI,
@@ -94,7 +76,7 @@ impl<T> TypedKey<T> {
     /// ```
     #[must_use]
     pub fn to_raw(self) -> u64 {
-        version::to_raw(self.index, self.version)
+        self.data.to_raw()
     }
 
     /// A key from a `u64`, parsed: safe for any bits, whoever sent them (a cookie, a
@@ -125,26 +107,20 @@ impl<T> TypedKey<T> {
     /// ```
     #[must_use]
     pub fn from_raw(raw: u64) -> Self {
-        let (index, version) = version::from_raw(raw);
-        TypedKey::new(index, version)
+        Self::from_data(KeyData::from_raw(raw))
     }
 }
 
-impl<T> KeyParts for TypedKey<T> {
+impl<T> PoolKey for TypedKey<T> {
     #[inline]
-    fn slot(self) -> u32 {
-        TypedKey::slot(self)
+    fn from_data(data: KeyData) -> Self {
+        TypedKey { data, _type: PhantomData }
     }
     #[inline]
-    fn version(self) -> Version {
-        TypedKey::version(self)
-    }
-    #[inline]
-    fn with_parts(self, slot: u32, version: Version) -> Self {
-        TypedKey::new(slot, version)
+    fn data(self) -> KeyData {
+        self.data
     }
 }
-impl<T> SlotKey for TypedKey<T> {}
 
 impl<T> Clone for TypedKey<T> {
     fn clone(&self) -> Self {
@@ -154,7 +130,7 @@ impl<T> Clone for TypedKey<T> {
 impl<T> Copy for TypedKey<T> {}
 impl<T> PartialEq for TypedKey<T> {
     fn eq(&self, other: &Self) -> bool {
-        (self.index, self.version) == (other.index, other.version)
+        self.data == other.data
     }
 }
 impl<T> Eq for TypedKey<T> {}
@@ -165,22 +141,28 @@ impl<T> PartialOrd for TypedKey<T> {
 }
 impl<T> Ord for TypedKey<T> {
     fn cmp(&self, other: &Self) -> core::cmp::Ordering {
-        (self.index, self.version).cmp(&(other.index, other.version))
+        self.data.cmp(&other.data)
     }
 }
 impl<T> Hash for TypedKey<T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.to_raw().hash(state);
+        self.data.hash(state);
     }
 }
 impl<T> fmt::Debug for TypedKey<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "TypedKey({}v{:x})", self.index, self.version.generation())
+        write!(f, "TypedKey({:?})", self.data)
     }
 }
 
-/// Typed free-list storage you can keep anywhere, named by checked [`TypedKey`]s:
-/// slotmap's `SlotMap<K, T>`, on the storage of [`Pool`](crate::Pool).
+/// Typed free-list storage you can keep anywhere, named by checked keys: slotmap's
+/// `SlotMap<K, T>`, on the storage of [`Pool`](crate::Pool).
+///
+/// Its keys are of type `K`: [`TypedKey<T>`] by default ([`new`](Self::new) and the other
+/// constructors without `key` in the name), or a type of
+/// [`new_key_type!`](crate::new_key_type) ([`with_key`](Self::with_key)), for pools of one
+/// value type whose keys must not mix. The key type changes nothing at run time: every
+/// [`PoolKey`] is the same 8 bytes, checked the same way.
 ///
 /// Use it where a pool must outlive a closure: a struct field, a `static` (behind a lock),
 /// a server's state, an async task. Inside one function or closure, [`Pool`](crate::Pool)
@@ -234,8 +216,11 @@ impl<T> fmt::Debug for TypedKey<T> {
 /// let live: Vec<_> = g.edges.iter().filter(|(_, to)| g.nodes.contains_key(*to)).collect();
 /// assert!(live.is_empty()); // the edge's target is gone, and the key says so
 /// ```
-pub struct KeyPool<T> {
+pub struct KeyPool<T, K = TypedKey<T>> {
     slots: Slots<T>,
+    /// The key type; `fn(K) -> K` owns no `K` and keeps the pool `Send` and `Sync` as
+    /// its slots are.
+    _key: PhantomData<fn(K) -> K>,
 }
 
 /// A random 30-bit salt for a new pool (see [`KeyPool`]).
@@ -290,7 +275,7 @@ impl<T> KeyPool<T> {
     /// ```
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
-        KeyPool { slots: Slots::with_capacity(capacity, random_salt()) }
+        KeyPool::from_slots(Slots::with_capacity(capacity, random_salt()))
     }
 
     /// An empty pool whose generations start at `salt` (its low 30 bits) instead of a
@@ -334,7 +319,67 @@ impl<T> KeyPool<T> {
     /// ```
     #[must_use]
     pub fn with_capacity_and_salt(capacity: usize, salt: u32) -> Self {
-        KeyPool { slots: Slots::with_capacity(capacity, salt) }
+        KeyPool::from_slots(Slots::with_capacity(capacity, salt))
+    }
+}
+
+impl<T, K: PoolKey> KeyPool<T, K> {
+    fn from_slots(slots: Slots<T>) -> Self {
+        KeyPool { slots, _key: PhantomData }
+    }
+
+    /// An empty pool whose keys are of type `K`, a key type of
+    /// [`new_key_type!`](crate::new_key_type) (or [`TypedKey<T>`], as [`new`](Self::new)
+    /// makes it): [`new`](Self::new) for a named key type. Allocates nothing yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::KeyPool;
+    ///
+    /// arena_kit::new_key_type! { struct TownKey; }
+    ///
+    /// let mut towns: KeyPool<&str, TownKey> = KeyPool::with_key();
+    /// let york: TownKey = towns.insert("York");
+    /// assert_eq!(towns[york], "York");
+    /// ```
+    #[must_use]
+    pub fn with_key() -> Self {
+        Self::with_capacity_and_key(0)
+    }
+
+    /// [`with_key`](Self::with_key) with room for `capacity` values.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::new_key_type! { struct JobKey; }
+    ///
+    /// let pool = arena_kit::KeyPool::<u64, JobKey>::with_capacity_and_key(100);
+    /// assert!(pool.capacity() >= 100);
+    /// ```
+    #[must_use]
+    pub fn with_capacity_and_key(capacity: usize) -> Self {
+        KeyPool::from_slots(Slots::with_capacity(capacity, random_salt()))
+    }
+
+    /// [`with_key`](Self::with_key) with the generations starting at `salt`, for
+    /// reproducible keys and saves (as [`with_salt`](Self::with_salt), which says what it
+    /// gives up).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{KeyPool, PoolKey};
+    ///
+    /// arena_kit::new_key_type! { struct NoteKey; }
+    ///
+    /// let mut notes = KeyPool::<&str, NoteKey>::with_key_and_salt(0);
+    /// assert_eq!(notes.insert("do").data().to_raw(), 1 << 32);
+    /// ```
+    #[must_use]
+    pub fn with_key_and_salt(salt: u32) -> Self {
+        KeyPool::from_slots(Slots::with_capacity(0, salt))
     }
 
     /// Inserts `value` and returns its key.
@@ -352,11 +397,11 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[track_caller]
-    pub fn insert(&mut self, value: T) -> TypedKey<T> {
+    pub fn insert(&mut self, value: T) -> K {
         match self.slots.vacant() {
             Ok(entry) => {
                 let (index, version) = entry.fill(value, false);
-                TypedKey::new(index, version)
+                key(index, version)
             }
             Err(e) => fail(e),
         }
@@ -377,11 +422,11 @@ impl<T> KeyPool<T> {
     /// let k = pool.try_insert('x').unwrap();
     /// assert_eq!(pool.remove(k), Some('x'));
     /// ```
-    pub fn try_insert(&mut self, value: T) -> Result<TypedKey<T>, TryAllocError<T>> {
+    pub fn try_insert(&mut self, value: T) -> Result<K, TryAllocError<T>> {
         match self.slots.vacant() {
             Ok(entry) => {
                 let (index, version) = entry.fill(value, false);
-                Ok(TypedKey::new(index, version))
+                Ok(key(index, version))
             }
             Err(e) => Err(TryAllocError::new(e, value)),
         }
@@ -406,9 +451,9 @@ impl<T> KeyPool<T> {
     /// assert_eq!(pool[k], 0);
     /// ```
     #[track_caller]
-    pub fn vacant_entry(&mut self) -> KeyVacantEntry<'_, T> {
+    pub fn vacant_entry(&mut self) -> KeyVacantEntry<'_, T, K> {
         match self.slots.claim() {
-            Ok(claim) => KeyVacantEntry { claim },
+            Ok(claim) => KeyVacantEntry { claim, _key: PhantomData },
             Err(e) => fail(e),
         }
     }
@@ -428,7 +473,7 @@ impl<T> KeyPool<T> {
     /// assert_eq!(pool[k], "I live in slot 0");
     /// ```
     #[track_caller]
-    pub fn insert_with_key(&mut self, make: impl FnOnce(TypedKey<T>) -> T) -> TypedKey<T> {
+    pub fn insert_with_key(&mut self, make: impl FnOnce(K) -> T) -> K {
         let entry = self.vacant_entry();
         let key = entry.key();
         // The claim burnt `key`: if `make` panics, it never names a value.
@@ -449,8 +494,8 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn get(&self, key: TypedKey<T>) -> Option<&T> {
-        self.slots.get_unowned(key.index, key.version)
+    pub fn get(&self, key: K) -> Option<&T> {
+        self.slots.get_unowned(key.slot(), key.version())
     }
 
     /// The value of `key`, mutably, if it is still in the pool.
@@ -465,8 +510,8 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn get_mut(&mut self, key: TypedKey<T>) -> Option<&mut T> {
-        self.slots.get_unowned_mut(key.index, key.version)
+    pub fn get_mut(&mut self, key: K) -> Option<&mut T> {
+        self.slots.get_unowned_mut(key.slot(), key.version())
     }
 
     /// The values of several keys, mutably at once (slotmap's and slab's
@@ -491,9 +536,9 @@ impl<T> KeyPool<T> {
     /// ```
     pub fn get_disjoint_mut<const N: usize>(
         &mut self,
-        keys: [TypedKey<T>; N],
+        keys: [K; N],
     ) -> Result<[&mut T; N], GetDisjointMutError> {
-        self.slots.get_disjoint_mut(keys.map(|k| (k.index, k.version)))
+        self.slots.get_disjoint_mut(keys.map(|k| (k.slot(), k.version())))
     }
 
     /// Removes `key`'s value and returns it; `None` if the key is stale.
@@ -507,8 +552,8 @@ impl<T> KeyPool<T> {
     /// assert_eq!(pool.remove(k), None);
     /// ```
     #[inline]
-    pub fn remove(&mut self, key: TypedKey<T>) -> Option<T> {
-        self.slots.remove(key.index, key.version)
+    pub fn remove(&mut self, key: K) -> Option<T> {
+        self.slots.remove(key.slot(), key.version())
     }
 
     /// Whether `key`'s value is in the pool.
@@ -522,8 +567,8 @@ impl<T> KeyPool<T> {
     /// ```
     #[inline]
     #[must_use]
-    pub fn contains_key(&self, key: TypedKey<T>) -> bool {
-        self.slots.contains_unowned(key.index, key.version)
+    pub fn contains_key(&self, key: K) -> bool {
+        self.slots.contains_unowned(key.slot(), key.version())
     }
 
     /// Number of values.
@@ -645,8 +690,8 @@ impl<T> KeyPool<T> {
     /// pool.retain(|_, v| *v % 3 == 0);
     /// assert_eq!(pool.len(), 4);
     /// ```
-    pub fn retain(&mut self, mut keep: impl FnMut(TypedKey<T>, &mut T) -> bool) {
-        self.slots.retain(|index, version, value| keep(TypedKey::new(index, version), value));
+    pub fn retain(&mut self, mut keep: impl FnMut(K, &mut T) -> bool) {
+        self.slots.retain(|index, version, value| keep(key(index, version), value));
     }
 
     /// Removes every value; every key goes stale. The buffer stays for reuse, and new
@@ -678,9 +723,9 @@ impl<T> KeyPool<T> {
     /// let all: String = pool.drain().map(|(_, c)| c).collect();
     /// assert_eq!((all.as_str(), pool.len()), ("ab", 0));
     /// ```
-    pub fn drain(&mut self) -> Drain<'_, TypedKey<T>, T> {
+    pub fn drain(&mut self) -> Drain<'_, K, T> {
         let unowned = self.slots.len(); // a `KeyPool` owns no slot
-        Drain::new(self.slots.drain_unowned(unowned), TypedKey::model())
+        Drain::new(self.slots.drain_unowned(unowned), K::from_data(KeyData::model()))
     }
 
     /// Defragments the pool (slab's `compact`): moves values from the highest slots into
@@ -714,13 +759,9 @@ impl<T> KeyPool<T> {
     /// assert_eq!(by_name["dee"].index(), 0);
     /// assert!(by_name.iter().all(|(name, &k)| pool[k] == *name));
     /// ```
-    pub fn compact(&mut self, mut rekey: impl FnMut(&mut T, TypedKey<T>, TypedKey<T>) -> bool) {
+    pub fn compact(&mut self, mut rekey: impl FnMut(&mut T, K, K) -> bool) {
         self.slots.compact(|value, (old_index, old_version), (new_index, new_version)| {
-            rekey(
-                value,
-                TypedKey::new(old_index, old_version),
-                TypedKey::new(new_index, new_version),
-            )
+            rekey(value, key(old_index, old_version), key(new_index, new_version))
         });
     }
 
@@ -734,8 +775,8 @@ impl<T> KeyPool<T> {
     /// assert_eq!(pool.iter().next(), Some((k, &7)));
     /// ```
     #[must_use]
-    pub fn iter(&self) -> Iter<'_, TypedKey<T>, T> {
-        Iter::new(self.slots.iter(), TypedKey::model())
+    pub fn iter(&self) -> Iter<'_, K, T> {
+        Iter::new(self.slots.iter(), K::from_data(KeyData::model()))
     }
 
     /// Every value with its key, mutably, in slot order (from either end; exact-size).
@@ -750,8 +791,8 @@ impl<T> KeyPool<T> {
     /// }
     /// assert_eq!(pool[k], 8);
     /// ```
-    pub fn iter_mut(&mut self) -> IterMut<'_, TypedKey<T>, T> {
-        IterMut::new(self.slots.iter_mut(), TypedKey::model())
+    pub fn iter_mut(&mut self) -> IterMut<'_, K, T> {
+        IterMut::new(self.slots.iter_mut(), K::from_data(KeyData::model()))
     }
 
     /// Every key, in slot order (from either end; exact-size, `Clone`).
@@ -766,8 +807,7 @@ impl<T> KeyPool<T> {
     #[must_use]
     pub fn keys(
         &self,
-    ) -> impl DoubleEndedIterator<Item = TypedKey<T>> + ExactSizeIterator + FusedIterator + Clone + '_
-    {
+    ) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator + FusedIterator + Clone + '_ {
         self.iter().map(|(key, _)| key)
     }
 
@@ -805,7 +845,7 @@ impl<T> KeyPool<T> {
 }
 
 #[cfg(feature = "serde")]
-impl<T> KeyPool<T> {
+impl<T, K: PoolKey> KeyPool<T, K> {
     /// What a serialised pool is made of (see `external_impls/serde.rs`).
     pub(crate) fn parts(
         &self,
@@ -819,13 +859,13 @@ impl<T> KeyPool<T> {
         floor: u32,
         slots: alloc::vec::Vec<(u32, Option<T>)>,
     ) -> Result<Self, &'static str> {
-        Ok(KeyPool { slots: Slots::from_parts(salt, floor, slots)? })
+        Ok(KeyPool::from_slots(Slots::from_parts(salt, floor, slots)?))
     }
 }
 
-impl<T> Default for KeyPool<T> {
+impl<T, K: PoolKey> Default for KeyPool<T, K> {
     fn default() -> Self {
-        Self::new()
+        Self::with_key()
     }
 }
 
@@ -834,11 +874,11 @@ impl<T> Default for KeyPool<T> {
 /// # Panics
 ///
 /// If the key is stale (or of another pool): use [`KeyPool::get`] where that can happen.
-impl<T> Index<TypedKey<T>> for KeyPool<T> {
+impl<T, K: PoolKey> Index<K> for KeyPool<T, K> {
     type Output = T;
 
     #[track_caller]
-    fn index(&self, key: TypedKey<T>) -> &T {
+    fn index(&self, key: K) -> &T {
         match self.get(key) {
             Some(value) => value,
             None => stale(key),
@@ -851,10 +891,10 @@ impl<T> Index<TypedKey<T>> for KeyPool<T> {
 /// # Panics
 ///
 /// As [`Index`].
-impl<T> IndexMut<TypedKey<T>> for KeyPool<T> {
+impl<T, K: PoolKey> IndexMut<K> for KeyPool<T, K> {
     #[track_caller]
-    fn index_mut(&mut self, key: TypedKey<T>) -> &mut T {
-        match self.slots.get_unowned_mut(key.index, key.version) {
+    fn index_mut(&mut self, key: K) -> &mut T {
+        match self.slots.get_unowned_mut(key.slot(), key.version()) {
             Some(value) => value,
             None => stale(key),
         }
@@ -863,26 +903,26 @@ impl<T> IndexMut<TypedKey<T>> for KeyPool<T> {
 
 #[cold]
 #[track_caller]
-fn stale<T>(key: TypedKey<T>) -> ! {
+fn stale<K: PoolKey>(key: K) -> ! {
     panic!(
         "arena-kit: {key:?} is stale: its value was removed from the pool (or it is another pool's key)"
     )
 }
 
 /// Every value with its key, in slot order, the pool consumed.
-impl<T> IntoIterator for KeyPool<T> {
-    type Item = (TypedKey<T>, T);
-    type IntoIter = IntoIter<TypedKey<T>, T>;
+impl<T, K: PoolKey> IntoIterator for KeyPool<T, K> {
+    type Item = (K, T);
+    type IntoIter = IntoIter<K, T>;
 
     fn into_iter(self) -> Self::IntoIter {
-        IntoIter::new(self.slots.into_iter(), TypedKey::model())
+        IntoIter::new(self.slots.into_iter(), K::from_data(KeyData::model()))
     }
 }
 
 /// Every value with its key, in slot order: [`KeyPool::iter`].
-impl<'a, T> IntoIterator for &'a KeyPool<T> {
-    type Item = (TypedKey<T>, &'a T);
-    type IntoIter = Iter<'a, TypedKey<T>, T>;
+impl<'a, T, K: PoolKey> IntoIterator for &'a KeyPool<T, K> {
+    type Item = (K, &'a T);
+    type IntoIter = Iter<'a, K, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
@@ -890,9 +930,9 @@ impl<'a, T> IntoIterator for &'a KeyPool<T> {
 }
 
 /// Every value with its key, mutably, in slot order: [`KeyPool::iter_mut`].
-impl<'a, T> IntoIterator for &'a mut KeyPool<T> {
-    type Item = (TypedKey<T>, &'a mut T);
-    type IntoIter = IterMut<'a, TypedKey<T>, T>;
+impl<'a, T, K: PoolKey> IntoIterator for &'a mut KeyPool<T, K> {
+    type Item = (K, &'a mut T);
+    type IntoIter = IterMut<'a, K, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter_mut()
@@ -912,9 +952,9 @@ impl<'a, T> IntoIterator for &'a mut KeyPool<T> {
 /// copy[k].push('!');
 /// assert_eq!((pool[k].as_str(), copy[k].as_str()), ("kept", "kept!"));
 /// ```
-impl<T: Clone> Clone for KeyPool<T> {
+impl<T: Clone, K: PoolKey> Clone for KeyPool<T, K> {
     fn clone(&self) -> Self {
-        KeyPool { slots: self.slots.clone() }
+        KeyPool::from_slots(self.slots.clone())
     }
 
     /// Drops this pool's values and clones `source`'s into its buffer (slab's
@@ -924,7 +964,12 @@ impl<T: Clone> Clone for KeyPool<T> {
     }
 }
 
-impl<T> fmt::Debug for KeyPool<T> {
+/// The key of slot `index` at `version`, of whichever key type the caller's pool has.
+fn key<K: PoolKey>(index: u32, version: Version) -> K {
+    K::from_data(KeyData::new(index, version))
+}
+
+impl<T, K: PoolKey> fmt::Debug for KeyPool<T, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KeyPool")
             .field("type", &core::any::type_name::<T>())
@@ -936,11 +981,12 @@ impl<T> fmt::Debug for KeyPool<T> {
 /// A claimed slot of a [`KeyPool`], from [`KeyPool::vacant_entry`]: its key is known, the
 /// value not yet stored. Dropped unfilled (or forgotten), it leaves the pool as it was,
 /// but for the key, which was burnt when the slot was claimed and never names a value.
-pub struct KeyVacantEntry<'a, T> {
+pub struct KeyVacantEntry<'a, T, K = TypedKey<T>> {
     claim: Claim<'a, T>,
+    _key: PhantomData<fn(K) -> K>,
 }
 
-impl<T> KeyVacantEntry<'_, T> {
+impl<T, K: PoolKey> KeyVacantEntry<'_, T, K> {
     /// The key the value will have.
     ///
     /// # Examples
@@ -952,8 +998,8 @@ impl<T> KeyVacantEntry<'_, T> {
     /// assert_eq!(entry.insert('v'), k);
     /// ```
     #[must_use]
-    pub fn key(&self) -> TypedKey<T> {
-        TypedKey::new(self.claim.index(), self.claim.version())
+    pub fn key(&self) -> K {
+        key(self.claim.index(), self.claim.version())
     }
 
     /// Stores `value` in the slot and returns its key.
@@ -965,13 +1011,13 @@ impl<T> KeyVacantEntry<'_, T> {
     /// let k = pool.vacant_entry().insert(1);
     /// assert_eq!(pool[k], 1);
     /// ```
-    pub fn insert(self, value: T) -> TypedKey<T> {
+    pub fn insert(self, value: T) -> K {
         let (index, version) = self.claim.fill(value, false);
-        TypedKey::new(index, version)
+        key(index, version)
     }
 }
 
-impl<T> fmt::Debug for KeyVacantEntry<'_, T> {
+impl<T, K> fmt::Debug for KeyVacantEntry<'_, T, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KeyVacantEntry").field("slot", &self.claim.index()).finish()
     }

@@ -8,13 +8,15 @@
 //! [`SecondaryMap`](crate::SecondaryMap) (side data by key) and
 //! [`SoaPool`](crate::SoaPool) (struct-of-arrays). Here are their iterators ([`Iter`],
 //! [`IterMut`], [`Drain`], [`IntoIter`]), the claimed slot of `vacant_entry`
-//! ([`VacantEntry`], [`KeyVacantEntry`]) and their counters ([`PoolStats`]);
+//! ([`VacantEntry`], [`KeyVacantEntry`]), what every key of a `KeyPool` is made of
+//! ([`KeyData`]) and their counters ([`PoolStats`]);
 //! [`secondary`] and [`soa`] hold the side table's and the struct-of-arrays pool's.
 
 // The wing inside: `slots` (the storage and its invariants), `slot_buf` (its buffer, a
 // `Vec`'s parts or a caller's storage), `storage` (`PoolStorage`), `atomic_pool`, `version` (a slot's meta
 // word and the version keys carry, parsed from outside bits), `key` (the sealed key
-// trait), `handle`, `iter`, `branded` (`Pool`), `key_pool`, `sync_pool`.
+// trait), `handle`, `iter`, `branded` (`Pool`), `key_pool`, `pool_key` (`PoolKey`,
+// `KeyData`, `new_key_type!`), `sync_pool`.
 
 #[cfg(target_has_atomic = "32")]
 mod atomic_pool;
@@ -24,6 +26,8 @@ mod iter;
 mod key;
 #[cfg(feature = "alloc")]
 mod key_pool;
+#[cfg(feature = "alloc")]
+mod pool_key;
 #[cfg(feature = "alloc")]
 pub mod secondary;
 mod slot_buf;
@@ -45,6 +49,8 @@ pub use iter::{Drain, IntoIter, Iter, IterMut};
 pub use key::Key;
 #[cfg(feature = "alloc")]
 pub use key_pool::{KeyPool, KeyVacantEntry, TypedKey};
+#[cfg(feature = "alloc")]
+pub use pool_key::{KeyData, PoolKey};
 pub use slot_key::SlotKey;
 pub use slots::GetDisjointMutError;
 #[cfg(all(feature = "serde", feature = "alloc"))]

@@ -2,11 +2,13 @@
 //! the code generic over them: [`SecondaryMap`](crate::SecondaryMap) and the pools'
 //! iterators (`pool/iter.rs`).
 //!
-//! The trait is sealed: only the kit's keys implement it (the branded [`Key`] in
-//! `pool/key.rs`, [`TypedKey`] in `pool/key_pool.rs`), so a key is always a slot index and a
-//! version of one pool, checked on every use.
+//! The trait is sealed: the branded [`Key`] (`pool/key.rs`) implements it, and so does every
+//! [`PoolKey`] (`pool/pool_key.rs`: [`TypedKey`] and the types of `new_key_type!`), through
+//! its [`KeyData`](crate::pool::KeyData). So a key is always a slot index and a version,
+//! checked on every use.
 //!
 //! [`Key`]: crate::Key
+//! [`PoolKey`]: crate::PoolKey
 //! [`TypedKey`]: crate::TypedKey
 
 pub(super) mod sealed {
@@ -24,8 +26,10 @@ pub(super) mod sealed {
 }
 
 /// A key a [`SecondaryMap`](crate::SecondaryMap) can be keyed by, and that the pools'
-/// iterators yield: the branded [`Key`](crate::Key) of a [`Pool`](crate::Pool), and the
-/// [`TypedKey`](crate::TypedKey) of a [`KeyPool`](crate::KeyPool). Sealed.
+/// iterators yield: the branded [`Key`](crate::Key) of a [`Pool`](crate::Pool), and every
+/// [`PoolKey`](crate::PoolKey) of a [`KeyPool`](crate::KeyPool) ([`TypedKey`](crate::TypedKey)
+/// and the types of [`new_key_type!`](crate::new_key_type)). Implemented through those
+/// two, not directly.
 ///
 /// # Examples
 ///

@@ -6,6 +6,7 @@ mod hostile_pool_parity;
 mod hostile_secondary_map;
 mod hostile_sync_pool;
 mod key_pool;
+mod named_keys;
 mod peer_slab;
 mod peer_slotmap;
 mod pool_model;

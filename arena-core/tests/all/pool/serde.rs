@@ -218,3 +218,48 @@ fn pools_of_one_salt_save_to_the_same_bytes() {
     let (a, b) = (build(KeyPool::new()), build(KeyPool::new()));
     assert_ne!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
 }
+
+arena_kit::new_key_type! {
+    /// A named key type, saved as a `TypedKey` is.
+    struct NoteKey;
+}
+
+/// A pool of a named key type saves exactly as a `KeyPool<T>` of the same history does,
+/// and its keys and side tables round-trip with it.
+#[test]
+fn named_key_pools_keys_and_side_tables_round_trip_in_the_typed_form() {
+    use arena_kit::PoolKey;
+
+    let mut named = KeyPool::<String, NoteKey>::with_key_and_salt(3);
+    let mut typed = KeyPool::<String>::with_salt(3);
+    let mut side = SecondaryMap::new();
+    for i in 0..6 {
+        let k = named.insert(format!("n{i}"));
+        typed.insert(format!("n{i}"));
+        side.insert(k, i);
+    }
+    let gone = named.keys().nth(2).unwrap();
+    named.remove(gone);
+    let typed_gone = typed.keys().nth(2).unwrap();
+    typed.remove(typed_gone);
+    let json = serde_json::to_string(&named).unwrap();
+    assert_eq!(json, serde_json::to_string(&typed).unwrap(), "the same document");
+
+    let live = named.keys().next().unwrap();
+    let key_json = serde_json::to_string(&live).unwrap();
+    assert_eq!(
+        key_json,
+        serde_json::to_string(&TypedKey::<String>::from_raw(live.data().to_raw())).unwrap()
+    );
+    let back: NoteKey = serde_json::from_str(&key_json).unwrap();
+    assert_eq!(back, live);
+    let data: arena_kit::pool::KeyData = serde_json::from_str(&key_json).unwrap();
+    assert_eq!(data, live.data());
+
+    let pool_back: KeyPool<String, NoteKey> = serde_json::from_str(&json).unwrap();
+    assert_eq!(pool_back[live], "n0");
+    assert_eq!(pool_back.get(gone), None, "a stale key stays stale");
+    let side_back: SecondaryMap<NoteKey, i32> = round_trip(&side);
+    assert_eq!(side_back.get(live), Some(&0));
+    assert_eq!(side_back.len(), side.len());
+}
