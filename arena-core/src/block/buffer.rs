@@ -367,6 +367,43 @@ impl<'b> BufferBlockPool<'b> {
         self.cache.set_limit(limit);
     }
 
+    /// The limit every scope of this pool has unless it sets its own, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use core::mem::MaybeUninit;
+    /// let mut buffer = [MaybeUninit::uninit(); 4096];
+    /// let pool = arena_kit::BufferBlockPool::with_block_size(&mut buffer, 480);
+    /// assert_eq!(pool.scope_limit(), None);
+    /// ```
+    #[must_use]
+    pub fn scope_limit(&self) -> Option<usize> {
+        self.cache.scope_limit()
+    }
+
+    /// Gives every scope of this pool a limit on the bytes of blocks it holds, unless the
+    /// scope sets its own: so one message cannot take the whole buffer from the others.
+    /// As [`BlockPool::set_scope_limit`](crate::BlockPool::set_scope_limit) (read only
+    /// when a scope takes a block; a scope always gets its first one).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use core::mem::MaybeUninit;
+    /// let mut buffer = [MaybeUninit::uninit(); 4096];
+    /// let pool = arena_kit::BufferBlockPool::with_block_size(&mut buffer, 480);
+    /// pool.set_scope_limit(Some(2 * pool.block_size())); // two blocks per scope
+    /// let greedy = pool.scope();
+    /// while greedy.try_alloc([0_u8; 100]).is_ok() {}
+    /// assert_eq!(greedy.stats().blocks, 2);
+    /// let next = pool.scope(); // the buffer has room left for it
+    /// assert!(next.try_alloc([0_u8; 100]).is_ok());
+    /// ```
+    pub fn set_scope_limit(&self, limit: Option<usize>) {
+        self.cache.set_scope_limit(limit);
+    }
+
     /// A snapshot of the pool's counters; `system_allocations` is always 0.
     ///
     /// # Examples

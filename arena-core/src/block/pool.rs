@@ -247,6 +247,9 @@ pub(crate) struct BlockCache<'s> {
     block_size: usize,
     max_free: Cell<usize>,
     limit: Cell<Option<usize>>,
+    /// The limit of every scope of this cache that sets none of its own, read only when
+    /// a scope takes a block (never when it starts on the hot one).
+    scope_limit: Cell<Option<usize>>,
     /// Standard blocks held now, live + cached (P2).
     standard_total: Cell<usize>,
     dedicated_live: Cell<usize>,
@@ -268,6 +271,14 @@ pub(crate) struct BlockCache<'s> {
 ///   and every dedicated (oversize) block, go back to the system at once.
 /// - [`trim`](Self::trim) frees the whole cache; dropping the pool frees it too. The
 ///   borrow checker keeps the pool alive while any of its scopes is.
+/// - So after a spike the cache holds the spike's blocks until one of those. The cache is
+///   unlimited by default on purpose: a cap below a program's working set frees blocks at
+///   the end of every cycle and asks the system for them again at the start of the next
+///   (a scope per tree of a few MiB, as the repository's W7 workload builds, would pay
+///   that on every tree), and only the program knows its working set. A server that
+///   must give a spike back sets [`max_free`](Self::set_max_free) to its usual peak, or
+///   calls `trim` when idle; [`set_scope_limit`](Self::set_scope_limit) keeps one
+///   scope from making the spike.
 ///
 /// # Cost
 ///
@@ -507,6 +518,55 @@ macro_rules! block_cache_api {
                 self.cache.set_limit(limit);
             }
 
+            /// The limit every scope of this pool has unless it sets its own, if any
+            /// (see [`set_scope_limit`](Self::set_scope_limit)).
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = $setup]
+            /// assert_eq!(pool.scope_limit(), None);
+            /// pool.set_scope_limit(Some(64 << 10));
+            /// assert_eq!(pool.scope_limit(), Some(64 << 10));
+            /// assert_eq!(pool.scope().limit(), Some(64 << 10));
+            /// ```
+            #[must_use]
+            pub fn scope_limit(&self) -> Option<usize> {
+                self.cache.scope_limit()
+            }
+
+            /// Gives every scope of this pool (nested ones too, and those already open) a
+            /// limit on the bytes of blocks it holds, unless the scope sets its own with
+            /// [`Scope::set_limit`](crate::Scope::set_limit): a per-request budget for a
+            /// server, set once. [`limit`](Self::limit) caps the pool as a whole; this caps
+            /// each scope.
+            ///
+            /// It costs nothing until a scope takes a block: the limit is read then, not
+            /// when a scope opens, and a scope that stays in one block makes no
+            /// bookkeeping for it (a scope's own limit does). A scope always gets its
+            /// first standard block; the limit decides every block after it and every
+            /// oversize one. As with a scope's own limit, blocks count whole (header
+            /// included), and past the limit the `try_` methods return
+            /// [`AllocError::LimitReached`](crate::AllocError::LimitReached). A scope that
+            /// must not be limited sets `Some(usize::MAX)`.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = $setup]
+            /// pool.set_scope_limit(Some(2 * pool.block_size()));
+            /// let request = pool.scope();
+            /// assert!(request.try_alloc_slice_fill_copy(1 << 20, 0_u8).is_err()); // over budget
+            /// let small = request.alloc_slice_fill_copy(4000, 1_u8); // within it
+            /// assert_eq!(small.len(), 4000);
+            /// let admin = pool.scope();
+            /// admin.set_limit(Some(usize::MAX)); // its own limit wins
+            /// assert!(admin.try_alloc_slice_fill_copy(1 << 20, 0_u8).is_ok());
+            /// ```
+            pub fn set_scope_limit(&self, limit: Option<usize>) {
+                self.cache.set_scope_limit(limit);
+            }
+
             /// Fills the cache with new blocks until it holds at least `blocks`, raising
             /// [`max_free`](Self::max_free) to `blocks` if it was lower (a pre-allocated
             /// pool).
@@ -598,6 +658,7 @@ impl<'s> BlockCache<'s> {
             block_size,
             max_free: Cell::new(max_free),
             limit: Cell::new(None),
+            scope_limit: Cell::new(None),
             standard_total: Cell::new(0),
             dedicated_live: Cell::new(0),
             dedicated_bytes: Cell::new(0),
@@ -624,6 +685,16 @@ impl<'s> BlockCache<'s> {
 
     pub(super) fn set_limit(&self, limit: Option<usize>) {
         self.limit.set(limit);
+    }
+
+    /// The limit of the scopes that set none of their own, if any.
+    #[inline]
+    pub(crate) fn scope_limit(&self) -> Option<usize> {
+        self.scope_limit.get()
+    }
+
+    pub(super) fn set_scope_limit(&self, limit: Option<usize>) {
+        self.scope_limit.set(limit);
     }
 
     #[cfg(feature = "alloc")]

@@ -444,10 +444,19 @@ impl<'p> Bump<'p> {
         error
     }
 
-    /// A block from the source that can hold `layout`, if the limit allows it.
+    /// A block from the source that can hold `layout`, if the limit allows it. A pool's
+    /// scope limit does not count a first standard block (a bump on the pool's hot block
+    /// starts with one unchecked, so one that starts without gets the same).
     #[inline(always)]
     fn take_block(&self, layout: Layout) -> Result<Block, AllocError> {
-        let block = match self.limit() {
+        let limit = match self.own_limit() {
+            Some(limit) => Some(limit),
+            None => self
+                .source
+                .scope_limit()
+                .filter(|_| self.with_head(|_| ()).is_some() || !self.source.is_standard(layout)),
+        };
+        let block = match limit {
             None => self.source.acquire(layout)?,
             Some(limit) => self.take_block_limited(limit, layout)?,
         };
@@ -716,8 +725,20 @@ impl<'p> Bump<'p> {
 
     // ----- limits, counters, the end ----------------------------------------------------
 
+    /// The limit on bytes of blocks held: the bump's own, or else its source's scope
+    /// limit. Read on the slow paths only (a new block, a buffer), so a pool's scope
+    /// limit costs a scope nothing until it takes a block.
     #[inline]
     pub(crate) fn limit(&self) -> Option<usize> {
+        match self.own_limit() {
+            Some(limit) => Some(limit),
+            None => self.source.scope_limit(),
+        }
+    }
+
+    /// The bump's own limit, set with [`set_limit`](Self::set_limit).
+    #[inline]
+    fn own_limit(&self) -> Option<usize> {
         self.cold.get().and_then(|cold| cold.limit.get())
     }
 

@@ -112,6 +112,27 @@ impl<'p> Source<'p> {
         }
     }
 
+    /// The limit of a bump that sets none of its own: its pool's scope limit (none for
+    /// the system).
+    #[inline]
+    pub(super) fn scope_limit(&self) -> Option<usize> {
+        match self {
+            Source::Pool(pool) => pool.scope_limit(),
+            #[cfg(feature = "alloc")]
+            Source::System(_) => None,
+        }
+    }
+
+    /// Whether [`acquire`](Self::acquire) hands out a pool's standard block for `layout`
+    /// (never for the system, whose blocks grow).
+    pub(super) fn is_standard(&self, layout: Layout) -> bool {
+        match self {
+            Source::Pool(pool) => block::fits_standard(layout, pool.block_size()),
+            #[cfg(feature = "alloc")]
+            Source::System(_) => false,
+        }
+    }
+
     /// Bytes of the block [`acquire`](Self::acquire) would hand out for `layout`, so a
     /// scope can check its limit before anything is taken.
     pub(super) fn block_size_for(&self, layout: Layout) -> Result<usize, AllocError> {

@@ -537,7 +537,9 @@ impl<'p> Scope<'p> {
 
     // ----- limits and counters ------------------------------------------------------------
 
-    /// The limit on bytes of blocks this scope holds, if any.
+    /// The limit on bytes of blocks this scope holds, if any: its own
+    /// ([`set_limit`](Self::set_limit)), or else its pool's
+    /// ([`BlockPool::set_scope_limit`](crate::BlockPool::set_scope_limit)).
     ///
     /// # Examples
     ///
@@ -561,7 +563,10 @@ impl<'p> Scope<'p> {
     ///
     /// The first limit set on a scope allocates the scope's bookkeeping for more than one
     /// block (a few words, which a scope also makes when it takes a second block) with the
-    /// global allocator; like `Box::new`, this aborts if the system refuses them.
+    /// global allocator; like `Box::new`, this aborts if the system refuses them. (A
+    /// pool's [scope limit](crate::BlockPool::set_scope_limit) needs none of that, and
+    /// applies to every scope that sets no limit of its own; `set_limit(None)` goes back
+    /// to it.)
     ///
     /// # Examples
     ///

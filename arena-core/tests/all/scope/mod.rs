@@ -15,5 +15,6 @@ mod model;
 mod nested;
 mod peer_bumpalo;
 mod peer_typed_arena;
+mod scope_limits;
 mod scoped;
 mod small_limits;
