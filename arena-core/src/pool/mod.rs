@@ -8,7 +8,8 @@
 //! [`SecondaryMap`](crate::SecondaryMap) (side data by key) and
 //! [`SoaPool`](crate::SoaPool) (struct-of-arrays). Here are their iterators ([`Iter`],
 //! [`IterMut`], [`Drain`], [`IntoIter`]), the claimed slot of `vacant_entry`
-//! ([`VacantEntry`], [`KeyVacantEntry`]), what every key of a `KeyPool` is made of
+//! ([`VacantEntry`], [`KeyVacantEntry`]), a `SyncPool` value's lock guards (`SyncRef`,
+//! `SyncRefMut`), what every key of a `KeyPool` is made of
 //! ([`KeyData`]) and their counters ([`PoolStats`]);
 //! [`secondary`] and [`soa`] hold the side table's and the struct-of-arrays pool's.
 
@@ -16,12 +17,15 @@
 // `Vec`'s parts or a caller's storage), `storage` (`PoolStorage`), `atomic_pool`, `version` (a slot's meta
 // word and the version keys carry, parsed from outside bits), `key` (the sealed key
 // trait), `handle`, `iter`, `branded` (`Pool`), `key_pool`, `pool_key` (`PoolKey`,
-// `KeyData`, `new_key_type!`), `sync_pool`.
+// `KeyData`, `new_key_type!`), `sync_pool`, `sync_ref` (its guards), `held_shards` (the
+// shards a thread holds while its caller's code runs).
 
 #[cfg(target_has_atomic = "32")]
 mod atomic_pool;
 mod branded;
 mod handle;
+#[cfg(feature = "std")]
+mod held_shards;
 mod iter;
 mod key;
 #[cfg(feature = "alloc")]
@@ -39,6 +43,8 @@ mod stats;
 mod storage;
 #[cfg(feature = "std")]
 mod sync_pool;
+#[cfg(feature = "std")]
+mod sync_ref;
 mod version;
 
 #[cfg(target_has_atomic = "32")]
@@ -59,5 +65,7 @@ pub use stats::PoolStats;
 pub use storage::PoolStorage;
 #[cfg(feature = "std")]
 pub use sync_pool::{SyncHandle, SyncKey, SyncPool};
+#[cfg(feature = "std")]
+pub use sync_ref::{SyncRef, SyncRefMut};
 #[cfg(all(feature = "serde", feature = "alloc"))]
 pub(crate) use version::Version;

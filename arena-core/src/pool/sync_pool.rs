@@ -19,21 +19,26 @@
 //! - `Send`/`Sync` come from the parts: the shard lock is `Sync` when `T: Send` (its one
 //!   `unsafe impl`, SL1), so `SyncPool<T>` is shared across threads exactly when its
 //!   values may move between threads. Access runs a closure under the shard's lock
-//!   (`with_value` / `with_value_mut`), so no reference outlives the lock.
+//!   (`with_value` / `with_value_mut`), or borrows through a guard that holds the lock
+//!   (`get` / `get_mut` and the key forms, `sync_ref.rs`), so no reference outlives the
+//!   lock.
 //! - Such a closure that calls back into its own shard (`insert` into it, `remove` or
 //!   access another of its handles, `len`) would wait for a lock its own thread holds:
-//!   instead of hanging, that call panics. The check costs nothing on the fast path: it
-//!   runs only when a lock is found taken, against a per-thread list of the shards whose
-//!   closures are running.
+//!   instead of hanging, that call panics; so does one while the thread holds a guard of
+//!   that shard. The check costs nothing on the fast path: it runs only when a lock is
+//!   found taken, against a per-thread list of the shards whose closures or guards are
+//!   live (`held_shards.rs`).
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 use crate::brand::{Brand, Id};
 use crate::error::TryAllocError;
 use crate::pool::Pool;
+use crate::pool::held_shards::{Held, held_here};
+use crate::pool::sync_ref::{At, SyncRef, SyncRefMut};
 use crate::pool::version::{NO_SLOT, Version};
 use crate::pool::{Handle, Key};
 use crate::sync::spin_lock::{SpinGuard, SpinLock};
@@ -211,18 +216,6 @@ fn thread_index() -> usize {
     })
 }
 
-// loom's under `cfg(loom)`: each thread of a model holds its own locks.
-crate::sync::thread_local_const! {
-    /// Shards (by address) whose lock this thread holds while a `with_value` or
-    /// `with_value_mut` closure runs, innermost last.
-    static HELD: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Whether this thread runs a closure under the lock of the shard at `addr`.
-fn held_here(addr: usize) -> bool {
-    HELD.try_with(|held| held.borrow().contains(&addr)).unwrap_or(false)
-}
-
 impl SyncPool<'_, ()> {
     /// Shards a pool gets by default: twice the machine's parallelism, at least 2 and at
     /// most 64.
@@ -328,23 +321,21 @@ impl<'id, T> SyncPool<'id, T> {
             !held_here(core::ptr::from_ref(shard).addr()),
             "arena-kit: a closure given to SyncPool::with_value, with_value_mut, with_key, \
              with_key_mut or retain called back into the same shard of the pool (insert, \
-             remove, access, len): it would wait for its own lock forever"
+             remove, access, len), or so did a call while this thread held a SyncRef or \
+             SyncRefMut of that shard: it would wait for its own lock forever"
         );
         shard.lock()
     }
 
     /// Runs `f` with shard `index` marked as held by this thread (unmarked on unwind too).
     fn while_held<R>(&self, index: u32, f: impl FnOnce() -> R) -> R {
-        struct Unmark;
-        impl Drop for Unmark {
-            fn drop(&mut self) {
-                let _ = HELD.try_with(|held| held.borrow_mut().pop());
-            }
-        }
-        let addr = core::ptr::from_ref(&self.shards[index as usize].0).addr();
-        let marked = HELD.try_with(|held| held.borrow_mut().push(addr)).is_ok();
-        let _unmark = marked.then_some(Unmark);
+        let _held = self.mark_held(index);
         f()
+    }
+
+    /// Marks shard `index` as held by this thread until the mark drops.
+    fn mark_held(&self, index: u32) -> Held {
+        Held::mark(core::ptr::from_ref(&self.shards[index as usize].0).addr())
     }
 
     #[inline]
@@ -453,6 +444,113 @@ impl<'id, T> SyncPool<'id, T> {
     pub fn with_value_mut<R>(&self, handle: &SyncHandle<'id>, f: impl FnOnce(&mut T) -> R) -> R {
         let mut shard = self.lock_shard(handle.shard);
         self.while_held(handle.shard, || f(shard.get_mut(&handle.handle)))
+    }
+
+    /// A handle's value, borrowed under its shard's lock until the guard drops: what
+    /// [`with_value`](Self::with_value) gives a closure, for code that reads better
+    /// without one (as `Mutex::lock`). The handle stays borrowed, so the value cannot be
+    /// removed meanwhile.
+    ///
+    /// # Panics
+    ///
+    /// If this thread already holds the handle's shard (inside a closure of this pool on
+    /// that shard, or while another guard of it lives): instead of waiting forever.
+    /// While the guard lives, the same goes for any call on that shard from this thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::SyncPool::with(|pool| {
+    ///     let h = pool.insert(vec![1, 2, 3]);
+    ///     assert_eq!(pool.get(&h).len(), 3);
+    ///     let first = pool.get(&h)[0];
+    ///     assert_eq!(first, 1);
+    ///     pool.remove(h);
+    /// });
+    /// ```
+    #[track_caller]
+    pub fn get<'a>(&'a self, handle: &'a SyncHandle<'id>) -> SyncRef<'a, 'id, T> {
+        let shard = self.lock_shard(handle.shard);
+        SyncRef::new(self.mark_held(handle.shard), shard, At::Handle(&handle.handle))
+    }
+
+    /// A handle's value, borrowed mutably under its shard's lock until the guard drops.
+    ///
+    /// # Panics
+    ///
+    /// As [`get`](Self::get).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::SyncPool::with(|pool| {
+    ///     let h = pool.insert(String::from("a"));
+    ///     pool.get_mut(&h).push('b');
+    ///     assert_eq!(pool.remove(h), "ab");
+    /// });
+    /// ```
+    #[track_caller]
+    pub fn get_mut<'a>(&'a self, handle: &'a SyncHandle<'id>) -> SyncRefMut<'a, 'id, T> {
+        let shard = self.lock_shard(handle.shard);
+        SyncRefMut::new(self.mark_held(handle.shard), shard, At::Handle(&handle.handle))
+    }
+
+    /// `key`'s value, borrowed under its shard's lock until the guard drops; `None` if the
+    /// key is stale (no lock is kept then).
+    ///
+    /// # Panics
+    ///
+    /// As [`get`](Self::get).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(String::from("v"));
+    ///     assert_eq!(pool.get_by_key(k).as_deref().map(String::as_str), Some("v"));
+    ///     pool.remove_key(k);
+    ///     assert!(pool.get_by_key(k).is_none());
+    /// });
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn get_by_key(&self, key: SyncKey<'id>) -> Option<SyncRef<'_, 'id, T>> {
+        let (held, shard) = self.lock_live(key)?;
+        Some(SyncRef::new(held, shard, At::Key(key.key)))
+    }
+
+    /// `key`'s value, borrowed mutably under its shard's lock until the guard drops;
+    /// `None` if the key is stale.
+    ///
+    /// # Panics
+    ///
+    /// As [`get`](Self::get).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::SyncPool::with(|pool| {
+    ///     let k = pool.insert_keyed(1);
+    ///     if let Some(mut v) = pool.get_by_key_mut(k) {
+    ///         *v += 1;
+    ///     }
+    ///     assert_eq!(pool.get_key(k), Some(2));
+    /// });
+    /// ```
+    #[must_use]
+    #[track_caller]
+    pub fn get_by_key_mut(&self, key: SyncKey<'id>) -> Option<SyncRefMut<'_, 'id, T>> {
+        let (held, shard) = self.lock_live(key)?;
+        Some(SyncRefMut::new(held, shard, At::Key(key.key)))
+    }
+
+    /// `key`'s shard, locked and marked as held by this thread, if `key` names a value
+    /// there; `None` (and no lock kept) if it is stale.
+    #[track_caller]
+    fn lock_live(&self, key: SyncKey<'id>) -> Option<(Held, SpinGuard<'_, Pool<'id, T>>)> {
+        let shard = self.lock_shard(key.shard);
+        shard.get_key(key.key)?;
+        Some((self.mark_held(key.shard), shard))
     }
 
     /// Makes room for `additional` more values in the calling thread's shard, so that

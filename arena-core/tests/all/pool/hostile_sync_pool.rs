@@ -91,3 +91,105 @@ fn a_one_shard_pool_serves_many_threads() {
         assert!(pool.is_empty());
     });
 }
+
+/// Whether `f` panics (its message is not checked here; the guard tests below check it).
+fn panics(f: impl FnOnce()) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err()
+}
+
+#[test]
+fn a_guard_borrows_under_the_lock_and_a_call_into_its_shard_panics_instead_of_hanging() {
+    Brand::with(|brand| {
+        let pool = SyncPool::new_in(brand, 2);
+        let a = pool.insert(String::from("a"));
+        let b = pool.insert(String::from("b")); // the same (home) shard as `a`
+        let k = pool.insert_keyed(String::from("k"));
+        {
+            let mut guard = pool.get_mut(&a);
+            guard.push('!');
+            assert!(panics(|| drop(pool.get(&b))), "same shard: would wait for itself");
+            assert!(
+                panics(|| {
+                    let _ = pool.len();
+                }),
+                "len visits every shard"
+            );
+            assert_eq!(&*guard, "a!");
+        }
+        // Dropped: the shard is free and no mark is left behind.
+        assert_eq!(&*pool.get(&b), "b");
+        assert_eq!(pool.get_by_key(k).as_deref().map(String::as_str), Some("k"));
+        let stale = pool.insert_keyed(String::from("gone"));
+        pool.remove_key(stale);
+        assert!(pool.get_by_key(stale).is_none());
+        assert_eq!(pool.len(), 3, "a stale key's lookup keeps no lock");
+        assert_eq!(pool.remove(a), "a!");
+        assert_eq!(pool.remove(b), "b");
+    });
+}
+
+#[test]
+fn guards_of_two_shards_drop_in_any_order_and_leave_the_right_marks() {
+    Brand::with(|brand| {
+        let pool = SyncPool::new_in(brand, 2);
+        let here = pool.insert(1_u32);
+        // A value in the other shard: inserted by a thread whose home is the other one.
+        let there = std::thread::scope(|s| {
+            loop {
+                let h = s.spawn(|| pool.insert(2_u32)).join().unwrap();
+                let first = pool.get(&here);
+                let other_shard = !panics(|| drop(pool.get(&h)));
+                drop(first);
+                if other_shard {
+                    break h;
+                }
+                pool.remove(h);
+            }
+        });
+        let near = pool.get(&here);
+        let far = pool.get_mut(&there);
+        drop(near); // the older guard first
+        assert_eq!(*pool.get(&here), 1, "its shard is free again");
+        assert!(panics(|| drop(pool.get(&there))), "the other is still held");
+        drop(far);
+        assert_eq!(*pool.get(&there), 2);
+        pool.remove(here);
+        pool.remove(there);
+    });
+}
+
+#[test]
+fn another_thread_waits_for_a_guard_and_sees_what_it_wrote() {
+    SyncPool::with(|pool| {
+        let h = pool.insert(0_u64);
+        let started = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            let mut guard = pool.get_mut(&h);
+            let waiter = s.spawn(|| {
+                started.store(1, Ordering::Release);
+                pool.with_value(&h, |v| *v)
+            });
+            while started.load(Ordering::Acquire) == 0 {
+                std::hint::spin_loop();
+            }
+            *guard = 42;
+            drop(guard);
+            assert_eq!(waiter.join().unwrap(), 42);
+        });
+        assert_eq!(pool.remove(h), 42);
+    });
+}
+
+#[test]
+fn a_panic_while_a_guard_lives_unlocks_and_unmarks_its_shard() {
+    SyncPool::with(|pool| {
+        let h = pool.insert(vec![1]);
+        assert!(panics(|| {
+            let mut guard = pool.get_mut(&h);
+            guard.push(2);
+            panic!("under a guard");
+        }));
+        assert_eq!(*pool.get(&h), [1, 2], "the write stays, the lock is free");
+        assert_eq!(pool.remove(h), [1, 2]);
+    });
+}
