@@ -118,7 +118,7 @@
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
 //!   stale; these with `alloc`), `Serialize` for [`ArenaVec`], [`ArenaString`] and
 //!   [`ArenaBox`].
-//! - `allocator-api2`: `allocator_api2::alloc::Allocator` for `&Scope`, `&SizeClassPool`
+//! - `allocator-api2`: `allocator_api2::alloc::Allocator` for `&Scope`, `ScopeView`, `&SizeClassPool`
 //!   and `&SyncSizeClassPool`, and the `allocator_api2` crate re-exported. Off by
 //!   default, as in bumpalo: a dependent that does not use it builds one crate fewer.
 #![cfg_attr(not(feature = "std"), no_std)]

@@ -25,6 +25,10 @@ use crate::error::{AllocError, TryAllocError, fail};
 /// happening while a view exists). Values with destructors go through the
 /// [`Scope`](crate::Scope) itself, which runs them.
 ///
+/// With the `allocator-api2` feature a view is also an `Allocator`, the same one `&Scope`
+/// is: a parser that keeps a view builds `allocator_api2::vec::Vec<T, ScopeView<'s>>`s
+/// and `hashbrown` maps in the scope through it.
+///
 /// # Cost
 ///
 /// Each allocation is the scope's bump: an align-up, a compare and a store.
@@ -78,6 +82,12 @@ impl<'s> ScopeView<'s> {
     /// A view of `bump`'s memory.
     pub(super) fn new(bump: &'s Bump<'s>) -> Self {
         ScopeView { bump }
+    }
+
+    /// The scope's bump, for the `Allocator` impl.
+    #[cfg(feature = "allocator-api2")]
+    pub(super) fn bump(self) -> &'s Bump<'s> {
+        self.bump
     }
 
     /// Moves `value` into the scope; it lives until the scope ends.

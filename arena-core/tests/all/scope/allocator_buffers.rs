@@ -132,3 +132,53 @@ fn big_vectors_inside_scoped_go_back_with_the_closure_or_at_the_reset_if_leaked(
     scope.reset();
     assert_eq!(kinds(&scope).2, 0);
 }
+
+/// A parser that keeps a `ScopeView` (as a bumpalo user keeps `&Bump`) builds its
+/// collections in the scope through it: the view is an allocator too, with the same tip
+/// growth, buffer blocks and give-backs as `&Scope`.
+#[test]
+fn a_scope_view_is_an_allocator_for_vectors_and_maps() {
+    #[derive(Clone, Copy)]
+    struct Parser<'s> {
+        arena: arena_kit::scope::ScopeView<'s>,
+    }
+    impl<'s> Parser<'s> {
+        fn words(self, text: &str) -> ApiVec<&'s str, arena_kit::scope::ScopeView<'s>> {
+            let mut out = ApiVec::new_in(self.arena);
+            for word in text.split_whitespace() {
+                out.push(&*self.arena.alloc_str(word));
+            }
+            out
+        }
+    }
+
+    let pool = BlockPool::with_block_size(1024);
+    let scope = pool.scope();
+    let parser = Parser { arena: scope.view() };
+    let words = parser.words("let x = 1 ; let y = x");
+    assert_eq!(words.len(), 9);
+    let mut counts: hashbrown::HashMap<&str, u32, _, _> =
+        hashbrown::HashMap::with_hasher_in(hashbrown::DefaultHashBuilder::default(), scope.view());
+    for &w in &words {
+        *counts.entry(w).or_default() += 1;
+    }
+    assert_eq!((counts["let"], counts["x"], counts["y"]), (2, 2, 1));
+
+    // A big buffer through the view is a buffer block, given back when freed.
+    let mut big: ApiVec<u8, _> = ApiVec::new_in(scope.view());
+    big.resize(scaled(50_000), 7);
+    assert_eq!(kinds(&scope).2, 1, "one buffer block");
+    drop(big);
+    assert_eq!(kinds(&scope).2, 0, "freed at once");
+
+    // The view and `&Scope` are one allocator: the tip grows in place from either.
+    let view = scope.view();
+    let layout = Layout::from_size_align(16, 8).unwrap();
+    let p = view.allocate(layout).unwrap().cast::<u8>();
+    let bigger = Layout::from_size_align(64, 8).unwrap();
+    // SAFETY: `p` is the newest allocation of `layout` from this scope.
+    let q = unsafe { (&scope).grow(p, layout, bigger) }.unwrap();
+    assert_eq!(q.cast::<u8>(), p, "grown in place at the tip");
+    // SAFETY: `q` is a live allocation of `bigger` from the scope.
+    unsafe { view.deallocate(q.cast(), bigger) };
+}
