@@ -6,13 +6,20 @@
 //! sized up front is: `with_capacity(n)`.
 
 use std::hint::black_box;
+use std::mem::MaybeUninit;
+use std::sync::{Mutex, PoisonError};
 
-use arena_kit::Pool;
+use arena_kit::pool::PoolStorage;
+use arena_kit::{BufferBlockPool, Pool};
 
 use super::Contender;
 
 /// Iterations per run.
 pub const N: usize = 100_000;
+
+/// Objects of each kind the no-heap contenders have room for: the full size and the
+/// doubled one instructions are counted at.
+const FIXED: usize = 2 * N;
 
 /// The seed's 8-byte object.
 #[derive(Debug, Clone, Copy, Default)]
@@ -53,6 +60,8 @@ fn iterations<'a>(n: usize, mut take: impl FnMut() -> (&'a mut Small, &'a mut Bi
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Pool x2", run: pools },
     Contender { name: "arena-kit Arena", run: arena },
+    Contender { name: "arena-kit Pool x2 on PoolStorage (no heap)", run: pools_fixed },
+    Contender { name: "arena-kit Scope on a buffer (no heap)", run: scope_on_buffer },
     Contender { name: "Box (all kept)", run: boxed },
     Contender { name: "bumpalo Bump", run: bumpalo },
     Contender { name: "slab Slab x2", run: slabs },
@@ -73,6 +82,56 @@ pub fn pools(n: usize) -> u64 {
             sum
         })
     })
+}
+
+/// The storage of [`pools_fixed`]: `static`s, as firmware keeps them (2.3 and 3.8 MiB),
+/// behind locks only because tests may run contenders at once.
+static FIXED_SMALLS: Mutex<PoolStorage<Small, FIXED>> = Mutex::new(PoolStorage::new());
+static FIXED_BIGS: Mutex<PoolStorage<Big, FIXED>> = Mutex::new(PoolStorage::new());
+
+/// Two `Pool`s over `PoolStorage`s of `FIXED` slots each: [`pools`] with no allocator
+/// (the storage is reserved up front, as the heap pools' `with_capacity`).
+///
+/// # Panics
+///
+/// If `n` is above `FIXED` (2 * [`N`]): the storage is full.
+#[must_use]
+pub fn pools_fixed(n: usize) -> u64 {
+    assert!(n <= FIXED, "W5's no-heap pools hold {FIXED} objects of each kind");
+    let mut small_storage = FIXED_SMALLS.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut big_storage = FIXED_BIGS.lock().unwrap_or_else(PoisonError::into_inner);
+    Pool::with_storage(&mut small_storage, |mut smalls| {
+        Pool::with_storage(&mut big_storage, |mut bigs| {
+            let mut sum = 0;
+            for i in super::values(n) {
+                let s = smalls.insert(Small::default());
+                let b = bigs.insert(Big::default());
+                sum += black_box(work(&mut smalls[&s], &mut bigs[&b], black_box(i.cast_signed())));
+            }
+            sum
+        })
+    })
+}
+
+/// Bytes of [`scope_on_buffer`]'s buffer: `FIXED` objects of each kind, and a block header.
+const BUFFER: usize = FIXED * (size_of::<Small>() + size_of::<Big>()) + 64;
+
+/// The buffer of [`scope_on_buffer`], a `static` (4.6 MiB), locked as [`FIXED_SMALLS`].
+static BUFFER_BYTES: Mutex<[MaybeUninit<u8>; BUFFER]> = Mutex::new([MaybeUninit::uninit(); BUFFER]);
+
+/// One `Scope` over a `BufferBlockPool` of one block, the whole buffer: [`arena`] with no
+/// allocator.
+///
+/// # Panics
+///
+/// If `n` is above `FIXED` (2 * [`N`]): the buffer is full.
+#[must_use]
+pub fn scope_on_buffer(n: usize) -> u64 {
+    assert!(n <= FIXED, "W5's no-heap buffer holds {FIXED} objects of each kind");
+    let mut buffer = BUFFER_BYTES.lock().unwrap_or_else(PoisonError::into_inner);
+    let pool = BufferBlockPool::new(&mut buffer[..]);
+    let scope = pool.scope();
+    iterations(n, || (scope.alloc_copy(Small::default()), scope.alloc_copy(Big::default())))
 }
 
 /// One `Arena` for both kinds.
