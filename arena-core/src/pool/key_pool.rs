@@ -275,7 +275,7 @@ impl<T> KeyPool<T> {
     /// ```
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
-        KeyPool::from_slots(Slots::with_capacity(capacity, random_salt()))
+        Self::with_capacity_and_key(capacity)
     }
 
     /// An empty pool whose generations start at `salt` (its low 30 bits) instead of a
