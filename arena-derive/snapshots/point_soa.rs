@@ -88,6 +88,8 @@ const _: () = {
     #[allow(dead_code)]
     fn __arena_columns() {}
     #[allow(dead_code)]
+    fn __arena_end() {}
+    #[allow(dead_code)]
     fn __arena_f() {}
     #[allow(dead_code)]
     fn __arena_field_0() {}
@@ -101,6 +103,8 @@ const _: () = {
     fn __arena_head_0() {}
     #[allow(dead_code)]
     fn __arena_head_1() {}
+    #[allow(dead_code)]
+    fn __arena_keep() {}
     #[allow(dead_code)]
     fn __arena_key() {}
     #[allow(dead_code)]
@@ -230,6 +234,30 @@ const _: () = {
             __arena_row: ::core::primitive::usize,
         ) -> Self {
             __arena_storage.__arena_swap_remove(__arena_row)
+        }
+        #[inline]
+        fn compact(
+            __arena_storage: &mut Self::Storage,
+            mut __arena_keep: impl ::core::ops::FnMut(
+                ::arena_kit::pool::soa::RowMut<'_, Self>,
+            ) -> ::core::primitive::bool,
+        ) {
+            let mut __arena_end = __arena_storage.x.len();
+            let __arena_field_0 = &mut __arena_storage.x[..__arena_end];
+            let __arena_field_1 = &mut __arena_storage.y[..__arena_end];
+            let mut __arena_row = 0;
+            while __arena_row < __arena_end {
+                if __arena_keep(PointMut {
+                    x: &mut __arena_field_0[__arena_row],
+                    y: &mut __arena_field_1[__arena_row],
+                }) {
+                    __arena_row += 1;
+                } else {
+                    __arena_end -= 1;
+                    __arena_field_0.swap(__arena_row, __arena_end);
+                    __arena_field_1.swap(__arena_row, __arena_end);
+                }
+            }
         }
         #[inline]
         fn pop(__arena_storage: &mut Self::Storage) -> ::core::option::Option<Self> {

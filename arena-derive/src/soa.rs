@@ -272,12 +272,13 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let result = quote!(::core::result::Result);
     let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
     let first = fields[0];
+    let row_mut_of = quote!(#krate::pool::soa::RowMut<'_, Self>);
     // The expansion's own locals (see `names.rs`), one per field where needed.
     let local = |name: &str| names::local(name, &input.names);
     let locals: Vec<_> = (0..fields.len()).map(|i| local(&format!("field_{i}"))).collect();
     let heads: Vec<_> = (0..fields.len()).map(|i| local(&format!("head_{i}"))).collect();
-    let [storage_l, columns_l, capacity, additional, value, index] =
-        ["storage", "columns", "capacity", "additional", "value", "row"].map(local);
+    let [storage_l, columns_l, capacity, additional, value, index, keep, end] =
+        ["storage", "columns", "capacity", "additional", "value", "row", "keep", "end"].map(local);
     // Moves the fields of `value` onto the columns. The struct has no `Drop` (checked by
     // `must_not_impl_drop`), so taking it apart runs no destructor.
     let pushes = columns.iter().zip(&locals).map(|(c, local)| {
@@ -385,6 +386,26 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
             #[inline]
             fn swap_remove(#storage_l: &mut Self::Storage, #index: #usize) -> Self {
                 #storage_l.__arena_swap_remove(#index)
+            }
+
+            #[inline]
+            fn compact(
+                #storage_l: &mut Self::Storage,
+                mut #keep: impl ::core::ops::FnMut(#row_mut_of) -> ::core::primitive::bool,
+            ) {
+                let mut #end = #storage_l.#first.len();
+                // Every column cut to the first one's length: the loop's indexing needs no
+                // bounds check then (a column shorter than the first panics here).
+                #( let #locals = &mut #storage_l.#fields[..#end]; )*
+                let mut #index = 0;
+                while #index < #end {
+                    if #keep(#row_mut { #( #fields: &mut #locals[#index], )* }) {
+                        #index += 1;
+                    } else {
+                        #end -= 1;
+                        #( #locals.swap(#index, #end); )*
+                    }
+                }
             }
 
             #[inline]

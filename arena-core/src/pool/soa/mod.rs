@@ -6,6 +6,7 @@
 //! columns ([`Columns`], [`ColumnsMut`]: a slice per field). [`Iter`] and [`IterMut`]
 //! walk the rows with their handles' keys.
 
+mod compaction;
 mod pool;
 mod row;
 mod row_index;

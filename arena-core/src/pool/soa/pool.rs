@@ -33,7 +33,10 @@
 //! An insert reserves room in every column, takes a slot from the index and pushes one
 //! element per column. A removal frees the slot, swap-removes one element per column and
 //! rewrites one slot of the index (the moved row's). A lookup by handle reads the index,
-//! then each column it returns a reference into (one bounds check each).
+//! then each column it returns a reference into (one bounds check each). `retain` is
+//! one pass (see `pool/soa/compaction.rs`): a row kept costs its visit, with no bounds
+//! check per column and, while no handle owns a row, no read of its slot unless the
+//! closure uses the key; a row removed costs a swap with the last row and a pop.
 
 use core::fmt;
 use core::iter::FusedIterator;
@@ -41,6 +44,7 @@ use core::iter::FusedIterator;
 use crate::brand::Brand;
 use crate::error::{AllocError, TryAllocError, fail};
 use crate::pool::PoolStats;
+use crate::pool::soa::compaction::Compaction;
 use crate::pool::soa::row::{Columns, ColumnsMut, RowMut, RowRef, SoaRow, Views};
 use crate::pool::soa::row_index::RowIndex;
 use crate::pool::{Handle, Key};
@@ -271,6 +275,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     ///     assert!(pool.contains_key(k));
     /// });
     /// ```
+    #[inline]
     pub fn try_insert_keyed(&mut self, value: R) -> Result<Key<'id>, TryAllocError<R>> {
         self.push_with(value, RowIndex::try_insert_keyed)
     }
@@ -781,10 +786,13 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     }
 
     /// Keeps the keyed values for which `keep` returns `true` and removes the others, in
-    /// one pass (each removal swap-removes a row, as [`remove_key`](Self::remove_key)).
-    /// Values owned by a handle are not visited: only their handle may remove them. The
-    /// keys of the values kept stay valid. A panic in `keep` or in a destructor leaves the
-    /// pool consistent, with the values not yet visited still in it.
+    /// one pass: a value removed swaps rows with the last row not yet visited (the order
+    /// [`remove_key`](Self::remove_key) leaves), and the values removed are dropped at the
+    /// end. Values owned by a handle are not visited: only their handle may remove them.
+    /// The keys of the values kept stay valid.
+    ///
+    /// A panic in `keep` or in a destructor leaves the pool consistent: every value not
+    /// yet dropped stays in it, under its key.
     ///
     /// # Examples
     ///
@@ -803,23 +811,28 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// });
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(Key<'id>, RowMut<'_, R>) -> bool) {
-        let mut row = 0;
-        while row < self.rows.len() {
-            let Some(key) = self.rows.unowned_key_at_row(row) else {
-                row += 1; // owned by a handle: kept, not visited
-                continue;
+        let mut pass = Compaction::new(&mut self.rows);
+        R::compact(&mut self.storage, |value| {
+            // The row is the pass's, not a number `compact` gives: a hand-written
+            // `SoaRow` can then misplace fields, but not make the pass lose a row.
+            let kept = match pass.next_key() {
+                Some(key) => keep(key, value),
+                None => true, // owned by a handle (or past the end): kept, not visited
             };
-            if keep(key, R::row_mut(&mut self.storage, row)) {
-                row += 1;
+            if kept {
+                pass.keep();
             } else {
-                // The last row moves into `row`: visited next, as it was not yet.
-                let freed = self.rows.remove_key(key);
-                debug_assert_eq!(freed, Some(row), "the key of row {row} names row {row}");
-                let value = R::swap_remove(&mut self.storage, row);
-                self.check_len();
-                drop(value);
+                pass.reject();
             }
+            kept
+        });
+        while pass.pop_rejected() {
+            let value = R::pop(&mut self.storage);
+            debug_assert!(value.is_some(), "every row has a value in the columns");
+            drop(value);
         }
+        drop(pass);
+        self.check_len();
     }
 
     /// Removes every keyed value; values owned by handles stay.

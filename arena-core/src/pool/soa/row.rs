@@ -13,9 +13,9 @@
 //!
 //! # The contract
 //!
-//! - `Storage` holds one column per field; every function changes every column's length
-//!   in the same way (`push` adds one row, `swap_remove` and `pop` take one), so all
-//!   columns always have [`column_len`](SoaRow::column_len) elements.
+//! - `Storage` holds one column per field; every function changes every column in the
+//!   same way (`push` adds one row, `swap_remove` and `pop` take one, `compact`
+//!   reorders them), so all columns always have [`column_len`](SoaRow::column_len) elements.
 //! - After `try_reserve(storage, n)` succeeds, `n` pushes do not allocate (and so do not
 //!   fail or panic).
 //! - `Columns` and `ColumnsMut` are views of every column as a slice, `Ref` and `Mut`
@@ -138,6 +138,16 @@ pub trait SoaRow: Sized + for<'a> Views<'a> {
     ///
     /// If `row` is out of bounds.
     fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self;
+
+    /// `retain`'s pass: passes every row to `keep`, and moves each row `keep` rejects to
+    /// the end. From the first row on: a row kept stays where it is and the next row is
+    /// passed; a row rejected is swapped, in every column, with the last row not yet
+    /// rejected, which is passed next in its place. The rows rejected end up behind all
+    /// the rows kept (as `swap_remove` would leave them, but nothing is dropped yet).
+    ///
+    /// The derive writes the loop once per struct, so that the columns are cut to one
+    /// length before it and their bounds checks drop out of it.
+    fn compact(storage: &mut Self::Storage, keep: impl FnMut(RowMut<'_, Self>) -> bool);
 
     /// Takes the last row out, if any.
     fn pop(storage: &mut Self::Storage) -> Option<Self>;

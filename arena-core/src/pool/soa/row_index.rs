@@ -64,6 +64,8 @@ pub struct RowIndex<'id> {
     slots: Pool<'id, u32>,
     /// Row -> slot.
     rows: Vec<u32>,
+    /// How many rows a handle owns: with none, `retain` need not ask each row.
+    handles: usize,
 }
 
 impl RowIndex<'_> {
@@ -92,7 +94,7 @@ impl<'id> RowIndex<'id> {
     /// ```
     #[must_use]
     pub fn new_in(brand: Brand<'id>) -> Self {
-        RowIndex { slots: Pool::new_in(brand), rows: Vec::new() }
+        RowIndex { slots: Pool::new_in(brand), rows: Vec::new(), handles: 0 }
     }
 
     /// A new row owned by the returned handle; the caller pushes one element onto every
@@ -139,6 +141,7 @@ impl<'id> RowIndex<'id> {
         let row = self.next_row();
         let handle = self.slots.try_insert(row).map_err(|e| e.error())?;
         self.rows.push(handle.slot());
+        self.handles += 1;
         Ok(handle)
     }
 
@@ -265,6 +268,7 @@ impl<'id> RowIndex<'id> {
     #[inline]
     pub fn remove(&mut self, handle: Handle<'id>) -> usize {
         let row = self.slots.remove(handle);
+        self.handles -= 1;
         self.unlink(row);
         row as usize
     }
@@ -326,6 +330,7 @@ impl<'id> RowIndex<'id> {
     /// });
     /// ```
     pub fn into_key(&mut self, handle: Handle<'id>) -> Key<'id> {
+        self.handles -= 1;
         self.slots.into_key(handle)
     }
 
@@ -342,7 +347,9 @@ impl<'id> RowIndex<'id> {
     /// });
     /// ```
     pub fn take_handle(&mut self, key: Key<'id>) -> Option<Handle<'id>> {
-        self.slots.take_handle(key)
+        let handle = self.slots.take_handle(key)?;
+        self.handles += 1;
+        Some(handle)
     }
 
     /// Whether `key`'s row is still there.
@@ -382,15 +389,59 @@ impl<'id> RowIndex<'id> {
     /// # Panics
     ///
     /// If `row` is not below [`len`](Self::len).
+    #[inline]
     #[track_caller]
     pub(super) fn key_of_row(&self, row: usize) -> Key<'id> {
         self.slots.key_at(self.rows[row])
+    }
+
+    /// Whether a handle owns some row (else every row is keyed).
+    #[inline]
+    pub(super) fn has_handles(&self) -> bool {
+        self.handles != 0
     }
 
     /// The key of the value at `row` if no handle owns it: the rows `retain` may remove.
     #[inline]
     pub(super) fn unowned_key_at_row(&self, row: usize) -> Option<Key<'id>> {
         self.slots.unowned_key_at(*self.rows.get(row)?)
+    }
+
+    /// Swaps rows `to` and `from` (`to < from`) in the row -> slot map and tells the slot
+    /// now at `to` its new row; the slot now at `from` is *not* told (see
+    /// [`Compaction`](super::compaction::Compaction), which relinks it before anyone can
+    /// look). Panics if `from` is out of bounds.
+    #[inline]
+    pub(super) fn swap_rows_unlinked(&mut self, to: usize, from: usize) {
+        self.rows.swap(to, from);
+        let slot = self.rows[to];
+        // Row numbers fit in `u32`: there are no more rows than slots.
+        #[expect(clippy::cast_possible_truncation, reason = "rows are below the slot limit")]
+        let row = to as u32;
+        *self.slots.occupied_mut(slot) = row;
+    }
+
+    /// Tells every slot of the rows from `from` on its row: what
+    /// [`swap_rows_unlinked`](Self::swap_rows_unlinked) left undone.
+    pub(super) fn relink_from(&mut self, from: usize) {
+        for (row, &slot) in self.rows.iter().enumerate().skip(from) {
+            #[expect(clippy::cast_possible_truncation, reason = "rows are below the slot limit")]
+            let row = row as u32;
+            *self.slots.occupied_mut(slot) = row;
+        }
+    }
+
+    /// Frees the last row's slot and takes the row off the map, if the row is past `keep`
+    /// rows and no handle owns it; the caller pops one row off every column.
+    #[inline]
+    pub(super) fn pop_unowned_past(&mut self, keep: usize) -> bool {
+        if self.rows.len() <= keep {
+            return false;
+        }
+        let Some(&slot) = self.rows.last() else { return false };
+        let Some(key) = self.slots.unowned_key_at(slot) else { return false };
+        self.rows.pop();
+        self.slots.remove_key(key).is_some()
     }
 
     /// Number of rows (values).

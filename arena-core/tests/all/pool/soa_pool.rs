@@ -217,7 +217,7 @@ fn per_field_accessors_work_by_handle_and_by_key() {
 }
 
 #[test]
-fn a_panic_in_retain_leaves_the_pool_consistent_and_drops_nothing_twice() {
+fn a_panic_in_retain_leaves_every_value_under_its_key_and_drops_nothing_twice() {
     let drops = Cell::new(0);
     ParticlePool::with(|mut pool| {
         let keys: Vec<_> = (0..10)
@@ -232,20 +232,66 @@ fn a_panic_in_retain_leaves_the_pool_consistent_and_drops_nothing_twice() {
             });
         }));
         assert!(result.is_err());
-        // Rows visited before the panic: the odd ones among them are gone, the rest stay.
-        assert_eq!(drops.get(), 10 - pool.len());
+        // The values rejected before the panic are dropped only at the end of the pass,
+        // which never came: every value is still there, under its own key, rows moved.
+        assert_eq!((drops.get(), pool.len()), (0, 10));
         let ParticleColumns { id, mass, tag } = pool.columns();
-        assert_eq!((id.len(), mass.len(), tag.len()), (pool.len(), pool.len(), pool.len()));
+        assert_eq!((id.len(), mass.len(), tag.len()), (10, 10, 10));
         for (k, i) in keys.iter().zip(0..) {
-            if let Some(row) = pool.get_key(*k) {
-                assert_eq!(*row.id, i);
-            }
+            assert_eq!(pool.get_key(*k).map(|row| *row.id), Some(i));
         }
-        pool.retain(|_, _| true);
+        for (k, row) in pool.iter() {
+            assert_eq!(k, keys[*row.id as usize], "each row's key names it");
+        }
+        pool.retain(|_, row| *row.id % 2 == 0);
+        assert_eq!((drops.get(), pool.len()), (5, 5));
+        for (k, i) in keys.iter().zip(0..) {
+            assert_eq!(pool.get_key(*k).map(|row| *row.id), (i % 2 == 0).then_some(i));
+        }
         pool.clear_keyed();
         assert!(pool.is_empty());
     });
     assert_eq!(drops.get(), 10);
+}
+
+#[test]
+fn retain_keeps_owned_rows_unvisited_wherever_they_sit() {
+    let drops = Cell::new(0);
+    ParticlePool::with(|mut pool| {
+        let tag = || Counted::new(0, &drops);
+        let mut handles = Vec::new();
+        let mut keys = Vec::new();
+        for id in 0..12 {
+            let p = Particle { id, mass: 0.0, tag: tag() };
+            if id % 3 == 0 {
+                handles.push(pool.insert(p));
+            } else {
+                keys.push(pool.insert_keyed(p));
+            }
+        }
+        let mut visited = Vec::new();
+        pool.retain(|_, row| {
+            visited.push(*row.id);
+            *row.id > 6
+        });
+        visited.sort_unstable();
+        assert_eq!(visited, [1, 2, 4, 5, 7, 8, 10, 11], "every keyed row once, no owned one");
+        assert_eq!(drops.get(), 4);
+        for (h, id) in handles.iter().zip((0..12).step_by(3)) {
+            assert_eq!(*pool.get(h).id, id);
+        }
+        for (k, row) in pool.iter() {
+            assert_eq!(pool.get_key(k).map(|r| *r.id), Some(*row.id));
+        }
+        // With only handles left, retain visits nothing and removes nothing.
+        pool.clear_keyed();
+        assert_eq!(pool.len(), 4);
+        pool.retain(|_, _| unreachable!("no keyed row is left"));
+        for h in handles {
+            pool.remove(h);
+        }
+    });
+    assert_eq!(drops.get(), 12);
 }
 
 #[test]
@@ -329,6 +375,18 @@ impl SoaRow for Broken {
     fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self {
         Broken(storage.0.swap_remove(row), storage.1.swap_remove(row))
     }
+    fn compact(storage: &mut Self::Storage, mut keep: impl FnMut(soa::RowMut<'_, Self>) -> bool) {
+        let (mut row, mut end) = (0, storage.0.len());
+        while row < end {
+            if keep((&mut storage.0[row], &mut storage.1[row])) {
+                row += 1;
+            } else {
+                end -= 1;
+                storage.0.swap(row, end);
+                storage.1.swap(row, end);
+            }
+        }
+    }
     fn pop(storage: &mut Self::Storage) -> Option<Self> {
         Some(Broken(storage.0.pop()?, storage.1.pop()?))
     }
@@ -361,5 +419,93 @@ fn a_soa_row_that_breaks_its_contract_panics_instead_of_misbehaving() {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pool.retain(|_, _| false);
         }));
+    });
+}
+
+/// A hand-written `SoaRow` whose `compact` breaks its contract: it never moves a row it
+/// is told to reject and stops after half the rows. The pool must stay in bounds, lose no
+/// value and drop each once (fields may be misplaced: that is all a broken `SoaRow` may
+/// cause).
+struct Lazy(Box<u8>);
+
+impl<'a> soa::Views<'a> for Lazy {
+    type Ref = &'a Box<u8>;
+    type Mut = &'a mut Box<u8>;
+    type Columns = &'a [Box<u8>];
+    type ColumnsMut = &'a mut [Box<u8>];
+
+    fn split_first_mut(columns: Self::ColumnsMut) -> Option<(Self::Mut, Self::ColumnsMut)> {
+        columns.split_first_mut()
+    }
+    fn split_last_mut(columns: Self::ColumnsMut) -> Option<(Self::Mut, Self::ColumnsMut)> {
+        columns.split_last_mut()
+    }
+}
+
+impl SoaRow for Lazy {
+    type Storage = Vec<Box<u8>>;
+
+    fn new_storage(capacity: usize) -> Self::Storage {
+        Vec::with_capacity(capacity)
+    }
+    fn column_len(storage: &Self::Storage) -> usize {
+        storage.len()
+    }
+    fn reserve(storage: &mut Self::Storage, additional: usize) {
+        storage.reserve(additional);
+    }
+    fn try_reserve(
+        storage: &mut Self::Storage,
+        additional: usize,
+    ) -> Result<(), std::collections::TryReserveError> {
+        storage.try_reserve(additional)
+    }
+    fn shrink_to_fit(storage: &mut Self::Storage) {
+        storage.shrink_to_fit();
+    }
+    fn push(storage: &mut Self::Storage, value: Self) {
+        storage.push(value.0);
+    }
+    fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self {
+        Lazy(storage.swap_remove(row))
+    }
+    fn compact(storage: &mut Self::Storage, mut keep: impl FnMut(soa::RowMut<'_, Self>) -> bool) {
+        let half = storage.len() / 2;
+        for value in &mut storage[..half] {
+            keep(value); // rejected or not, nothing moves
+        }
+    }
+    fn pop(storage: &mut Self::Storage) -> Option<Self> {
+        storage.pop().map(Lazy)
+    }
+    fn columns(storage: &Self::Storage) -> soa::Columns<'_, Self> {
+        storage
+    }
+    fn columns_mut(storage: &mut Self::Storage) -> soa::ColumnsMut<'_, Self> {
+        storage
+    }
+    fn row(storage: &Self::Storage, row: usize) -> soa::RowRef<'_, Self> {
+        &storage[row]
+    }
+    fn row_mut(storage: &mut Self::Storage, row: usize) -> soa::RowMut<'_, Self> {
+        &mut storage[row]
+    }
+}
+
+#[test]
+fn a_soa_row_whose_compact_lies_loses_no_value() {
+    SoaPool::<Lazy>::with(|mut pool| {
+        let keys: Vec<_> = (0..8).map(|i| pool.insert_keyed(Lazy(Box::new(i)))).collect();
+        pool.retain(|_, value| **value % 2 == 1);
+        // Four rows were rejected (0, 2, 4 of the visited half and whatever the index
+        // moved): as many values left, each key still answers in bounds.
+        assert_eq!(pool.len(), pool.columns().len());
+        for k in &keys {
+            let _ = pool.get_key(*k).map(|v| **v);
+        }
+        let left: usize = pool.iter().count();
+        assert_eq!(left, pool.len());
+        pool.clear_keyed();
+        assert_eq!(pool.columns().len(), pool.len());
     });
 }
