@@ -78,6 +78,30 @@ fn the_plain_pool_runs_over_fixed_storage() {
 }
 
 #[test]
+fn both_generated_pools_iterate_by_reference_as_their_core_pools_do() {
+    ParticlePool::with(|mut pool| {
+        let h = pool.insert(Particle { mass: 1.0, ..Particle::default() });
+        let k = pool.insert_keyed(Particle { mass: 2.0, ..Particle::default() });
+        for (_, particle) in &mut pool {
+            particle.mass *= 10.0;
+        }
+        let mut seen: Vec<f32> = (&pool).into_iter().map(|(_, p)| p.mass).collect();
+        seen.sort_by(f32::total_cmp);
+        assert_eq!(seen, [10.0, 20.0]);
+        assert!((&pool).into_iter().any(|(key, _)| key == k));
+        pool.remove(h);
+    });
+    BodyPool::with(|mut pool| {
+        let k = pool.insert_keyed(Body { mass: 3.0, ..Body::default() });
+        for (_, body) in &mut pool {
+            *body.mass += 1.0;
+        }
+        let rows: Vec<_> = (&pool).into_iter().map(|(key, body)| (key, *body.mass)).collect();
+        assert_eq!(rows, [(k, 4.0)]);
+    });
+}
+
+#[test]
 fn soa_pool_stores_columns_and_gathers_values_back() {
     BodyPool::with(|mut pool| {
         let a = pool.insert(Body { pos: [1.0; 3], vel: [0.5; 3], mass: 1.0 });

@@ -270,7 +270,7 @@ mod constants_named_like_the_locals {
             assert_eq!(columns.x, [2, 10, 0, 100]);
             let cols = pool.columns_mut();
             cols.y[2] = 5;
-            for row in pool.iter_mut() {
+            for row in &mut pool {
                 *row.1.z += 1;
             }
             if let Some(row) = pool.iter_mut().next_back() {

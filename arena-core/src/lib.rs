@@ -180,7 +180,8 @@ pub use size_class::SyncSizeClassPool;
 ///
 /// - `ParticlePool<'id>`: free-list storage for `Particle` values, made by
 ///   `ParticlePool::with(|pool| ..)` (a fresh brand, as [`Pool::with`]) or
-///   `ParticlePool::new_in(brand)` (see [`Brand`]).
+///   `ParticlePool::new_in(brand)` (see [`Brand`]). `for (key, value) in &pool` and
+///   `&mut pool` iterate as on the pool it wraps.
 ///   - Plain layout (the default): a newtype over [`Pool<'id, Particle>`](Pool) that derefs
 ///     to it: `insert`, `get`, `remove`, keys, `retain`, stats are the pool's. Add your
 ///     own inherent methods to it as to any type of yours. Also

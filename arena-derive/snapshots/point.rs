@@ -71,6 +71,36 @@ const _: () = {
         }
     }
     #[automatically_derived]
+    impl<'a, 'id> ::core::iter::IntoIterator for &'a PointPool<'id> {
+        type Item = <&'a ::arena_kit::Pool<
+            'id,
+            Point,
+        > as ::core::iter::IntoIterator>::Item;
+        type IntoIter = <&'a ::arena_kit::Pool<
+            'id,
+            Point,
+        > as ::core::iter::IntoIterator>::IntoIter;
+        #[inline]
+        fn into_iter(self) -> Self::IntoIter {
+            ::core::iter::IntoIterator::into_iter(&self.inner)
+        }
+    }
+    #[automatically_derived]
+    impl<'a, 'id> ::core::iter::IntoIterator for &'a mut PointPool<'id> {
+        type Item = <&'a mut ::arena_kit::Pool<
+            'id,
+            Point,
+        > as ::core::iter::IntoIterator>::Item;
+        type IntoIter = <&'a mut ::arena_kit::Pool<
+            'id,
+            Point,
+        > as ::core::iter::IntoIterator>::IntoIter;
+        #[inline]
+        fn into_iter(self) -> Self::IntoIter {
+            ::core::iter::IntoIterator::into_iter(&mut self.inner)
+        }
+    }
+    #[automatically_derived]
     impl<'id> ::core::ops::Deref for PointPool<'id> {
         type Target = ::arena_kit::Pool<'id, Point>;
         #[inline]

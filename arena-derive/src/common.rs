@@ -180,7 +180,37 @@ pub(crate) fn newtype_impls(
     let self_ty = generics.pool_ty(plan, &brand);
     let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
     let formatter = names::local("formatter", &plan.input.names);
+    // `for (key, value) in &pool` as on the core pool: a lifetime of the borrow, clear of
+    // the item's names (and so of the brand, which is one of them or fresh against them).
+    let borrow = Lifetime::new(
+        &format!("'{}", names::fresh("a", "__arena_a", &plan.input.names)),
+        proc_macro2::Span::call_site(),
+    );
+    let mut borrowed = generics.decl.clone();
+    borrowed.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(borrow.clone())));
+    let (borrowed_impl, _, _) = borrowed.split_for_impl();
+    let into_iter = |mutability: TokenStream, inner: TokenStream| {
+        quote! {
+            #[automatically_derived]
+            impl #borrowed_impl ::core::iter::IntoIterator for &#borrow #mutability #self_ty
+            #where_clause
+            {
+                type Item = <&#borrow #mutability #inner_ty as ::core::iter::IntoIterator>::Item;
+                type IntoIter =
+                    <&#borrow #mutability #inner_ty as ::core::iter::IntoIterator>::IntoIter;
+                #[inline]
+                fn into_iter(self) -> Self::IntoIter {
+                    ::core::iter::IntoIterator::into_iter(#inner)
+                }
+            }
+        }
+    };
+    let iter = into_iter(quote!(), quote!(&self.inner));
+    let iter_mut = into_iter(quote!(mut), quote!(&mut self.inner));
     quote! {
+        #iter
+        #iter_mut
+
         #[automatically_derived]
         impl #impl_generics ::core::ops::Deref for #self_ty #where_clause {
             type Target = #inner_ty;

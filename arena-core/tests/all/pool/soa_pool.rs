@@ -240,7 +240,7 @@ fn a_panic_in_retain_leaves_every_value_under_its_key_and_drops_nothing_twice() 
         for (k, i) in keys.iter().zip(0..) {
             assert_eq!(pool.get_key(*k).map(|row| *row.id), Some(i));
         }
-        for (k, row) in pool.iter() {
+        for (k, row) in &pool {
             assert_eq!(k, keys[*row.id as usize], "each row's key names it");
         }
         pool.retain(|_, row| *row.id % 2 == 0);
@@ -280,7 +280,7 @@ fn retain_keeps_owned_rows_unvisited_wherever_they_sit() {
         for (h, id) in handles.iter().zip((0..12).step_by(3)) {
             assert_eq!(*pool.get(h).id, id);
         }
-        for (k, row) in pool.iter() {
+        for (k, row) in &pool {
             assert_eq!(pool.get_key(k).map(|r| *r.id), Some(*row.id));
         }
         // With only handles left, retain visits nothing and removes nothing.
