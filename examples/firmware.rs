@@ -1,7 +1,8 @@
 //! A device's command loop with no heap: each message a UART delivers is handled in a
 //! scope over a fixed RAM buffer (`BufferBlockPool`), the sessions of its clients live in
-//! a pool over fixed storage (`Pool::with_storage`, four at most), and each reply goes out
-//! through a fixed transmit buffer. Nothing here allocates: the binary's global allocator
+//! a keyed pool over fixed storage, kept in the device's state between messages
+//! (`FixedKeyPool`, four at most), and each reply goes out through a fixed transmit
+//! buffer. Nothing here allocates: the binary's global allocator
 //! counts the calls made while messages are handled, and the loop checks there were none.
 //!
 //! The commands: `READ r`, `WRITE r v`, `AVG a b ...`, `ECHO words...`, and `LOGIN`,
@@ -22,8 +23,8 @@ use std::cell::Cell;
 use std::fmt::Write as _;
 use std::mem::MaybeUninit;
 
-use arena_kit::pool::PoolStorage;
-use arena_kit::{ArenaString, ArenaVec, BufferBlockPool, Pool, Scope};
+use arena_kit::pool::{FixedKeyPool, KeyData, PoolStorage};
+use arena_kit::{ArenaString, ArenaVec, BufferBlockPool, PoolKey, Scope};
 
 /// The system allocator, counting this thread's calls.
 struct Counting;
@@ -113,17 +114,30 @@ struct Session {
     pings: u32,
 }
 
+arena_kit::new_key_type! {
+    /// A session's key: what its token is the hex digits of.
+    struct SessionKey;
+}
+
+/// The device's state between messages, in memory set aside for it at start-up: the
+/// sessions, as a keyed pool over that storage (no closure around the loop: the pool is
+/// a field, and its type carries the storage's lifetime).
+struct State<'s> {
+    sessions: FixedKeyPool<'s, Session, SessionKey>,
+}
+
 /// The session a token names: parsed, never trusted.
-fn session(sessions: &Pool<'_, Session>, token: Option<&&str>) -> Result<u64, &'static str> {
+fn session(state: &State<'_>, token: Option<&&str>) -> Result<SessionKey, &'static str> {
     let raw = token.and_then(|t| u64::from_str_radix(t, 16).ok()).ok_or("bad token")?;
-    if sessions.contains_key(sessions.key_from_raw(raw)) { Ok(raw) } else { Err("no session") }
+    let key = SessionKey::from(KeyData::from_raw(raw));
+    if state.sessions.contains_key(key) { Ok(key) } else { Err("no session") }
 }
 
 /// Handles one message in `scope`, returning the reply (in the scope too).
 fn handle<'s>(
     scope: &'s Scope<'_>,
     device: &Device,
-    sessions: &mut Pool<'_, Session>,
+    state: &mut State<'_>,
     message: &str,
 ) -> Result<ArenaString<'s>, &'static str> {
     let mut words: ArenaVec<'_, &str> = ArenaVec::new_in(scope);
@@ -166,20 +180,20 @@ fn handle<'s>(
             }
         }
         Some("LOGIN") => {
-            let key = sessions.try_insert_keyed(Session { pings: 0 }).map_err(|_| "full")?;
-            write!(reply, "TOKEN {:016x}", key.to_raw()).map_err(|_| "busy")?;
+            let key = state.sessions.try_insert(Session { pings: 0 }).map_err(|_| "full")?;
+            write!(reply, "TOKEN {:016x}", key.data().to_raw()).map_err(|_| "busy")?;
         }
         Some("PING") => {
-            let key = sessions.key_from_raw(session(sessions, words.get(1))?);
-            let pings = sessions.get_key_mut(key).map(|s| {
+            let key = session(state, words.get(1))?;
+            let pings = state.sessions.get_mut(key).map(|s| {
                 s.pings += 1;
                 s.pings
             });
             write!(reply, "PONG {}", pings.unwrap_or(0)).map_err(|_| "busy")?;
         }
         Some("LOGOUT") => {
-            let key = sessions.key_from_raw(session(sessions, words.get(1))?);
-            let pings = sessions.remove_key(key).map_or(0, |s| s.pings);
+            let key = session(state, words.get(1))?;
+            let pings = state.sessions.remove(key).map_or(0, |s| s.pings);
             write!(reply, "BYE after {pings} pings").map_err(|_| "busy")?;
         }
         _ => return Err("unknown command"),
@@ -202,7 +216,8 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
     let mut token = *b"0000000000000000";
     let mut storage = PoolStorage::<Session, 4>::new();
     let before = heap_calls();
-    Pool::with_storage(&mut storage, |mut sessions| {
+    let mut state = State { sessions: FixedKeyPool::in_storage_with_key(&mut storage) };
+    {
         // Four blocks of 480 bytes: a message's words, its reply and its values.
         let pool = BufferBlockPool::with_block_size(ram, 480);
         for message in messages {
@@ -227,7 +242,7 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
                 tx.send("ERR busy");
                 continue;
             }
-            match handle(&scope, &device, &mut sessions, &sent) {
+            match handle(&scope, &device, &mut state, &sent) {
                 Ok(reply) => {
                     if let Some(new) = reply.strip_prefix("TOKEN ") {
                         token.copy_from_slice(new.as_bytes());
@@ -242,7 +257,8 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
             }
             // The scope ends: the LED guard drops, the blocks go back to the pool.
         }
-    });
+    }
+    drop(state); // the sessions left are dropped; the storage is free again
     let calls = heap_calls() - before;
     (tx.as_str().to_owned(), device, calls)
 }

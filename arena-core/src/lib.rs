@@ -21,6 +21,7 @@
 //! | results of parallel tasks | [`ArenaPool`] | arenas lent to tasks one at a time; the values outlive the task |
 //! | values you add and remove, named by handle | [`Pool`] | a free list in one buffer; a [`Handle`] needs no run-time check, a [`Key`] is checked by its generation |
 //! | a pool kept in a struct, a `static` or a task | [`KeyPool`] | the same storage without a brand; [`TypedKey`]s (or key types named with [`new_key_type!`]) are checked at run time |
+//! | the same with no heap | [`FixedKeyPool`](pool::FixedKeyPool) over a [`PoolStorage`](pool::PoolStorage) | a `KeyPool` in your memory, its type carrying the storage's borrow |
 //! | a pool shared by threads | [`SyncPool`] | a pool per shard behind its own lock; handles work from any thread |
 //! | side data for a pool's values | [`SecondaryMap`] | a table by slot, tagged with the key that set each entry |
 //! | scans over one field of many values | [`SoaPool`] (via `#[derive(ArenaAlloc)]`, `#[arena(soa)]`) | a column per field, rows kept dense |
@@ -157,7 +158,6 @@ pub use pool::secondary::SecondaryMap;
 #[cfg(feature = "alloc")]
 pub use pool::soa::{SoaPool, SoaRow};
 pub use pool::{GetDisjointMutError, Handle, Key, Pool, SlotKey};
-#[cfg(feature = "alloc")]
 pub use pool::{KeyPool, PoolKey, TypedKey};
 #[cfg(feature = "std")]
 pub use pool::{SyncHandle, SyncKey, SyncPool};

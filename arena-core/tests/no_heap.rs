@@ -19,8 +19,10 @@ use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use arena_kit::pool::{AtomicBox, AtomicPool, PoolStorage};
-use arena_kit::{AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Pool, Scope};
+use arena_kit::pool::{AtomicBox, AtomicPool, FixedKeyPool, PoolStorage};
+use arena_kit::{
+    AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Pool, PoolKey, Scope, TypedKey,
+};
 
 /// The system allocator, counting the calls made on a thread while it is armed.
 struct Guard;
@@ -455,6 +457,86 @@ fn a_pool_over_storage_inserts_removes_and_checks_keys() {
     });
     // 1 handed back, 2 removed, 3 odd ones retained away, the 4 left when the pool ended.
     assert_eq!(drops(), before + 10);
+}
+
+arena_kit::new_key_type! {
+    /// A session's key in the fixed key pool tests.
+    struct SessionKey;
+}
+
+/// A keyed pool that outlives the function that made it: a struct of the caller's
+/// storage's lifetime, as firmware keeps its tables.
+struct Table<'s> {
+    sessions: FixedKeyPool<'s, Noisy, SessionKey>,
+    first: SessionKey,
+}
+
+fn open_table(storage: &mut PoolStorage<Noisy, 4>) -> Table<'_> {
+    let mut sessions = FixedKeyPool::in_storage_with_key(storage);
+    let first = sessions.insert(Noisy(1));
+    Table { sessions, first }
+}
+
+#[test]
+fn a_key_pool_in_storage_is_a_key_pool_without_a_heap() {
+    let mut storage = PoolStorage::<Noisy, 4>::new();
+    let before = drops();
+    no_heap(|| {
+        let mut table = open_table(&mut storage);
+        let pool = &mut table.sessions;
+        assert_eq!((pool.capacity(), pool.len()), (4, 1));
+        let keys: [SessionKey; 3] =
+            core::array::from_fn(|i| pool.insert(Noisy(10 + u32::try_from(i).unwrap())));
+        let full = pool.try_insert(Noisy(99)).unwrap_err();
+        assert!(matches!(full.error(), AllocError::CapacityExceeded { max: 4 }));
+        assert_eq!(full.into_value().0, 99);
+        assert_eq!(pool[table.first].0, 1);
+        assert_eq!(pool.remove(keys[0]).map(|n| n.0), Some(10));
+        assert!(pool.get(keys[0]).is_none(), "a removed value's key is stale");
+        let entry = pool.vacant_entry(); // slot 1 again, a generation on
+        let reused = entry.key();
+        assert_eq!(entry.insert(Noisy(20)), reused);
+        assert_eq!(reused.data().index(), keys[0].data().index());
+        assert!(pool.get(keys[0]).is_none(), "the old key stays out of the reused slot");
+        let [a, b] = pool.get_disjoint_mut([keys[1], keys[2]]).unwrap();
+        core::mem::swap(&mut a.0, &mut b.0);
+        assert_eq!((pool[keys[1]].0, pool[keys[2]].0), (12, 11));
+        pool.retain(|_, n| n.0 % 2 == 0);
+        assert_eq!(pool.iter().map(|(_, n)| n.0).sum::<u32>(), 20 + 12);
+        let drained = pool.drain().count();
+        assert_eq!((drained, pool.len()), (2, 0));
+        pool.insert(Noisy(3));
+    });
+    // 1 handed back, 1 removed, 2 retained away, 2 drained, and the last when the table
+    // was dropped at the end of the guarded block.
+    assert_eq!(drops(), before + 7);
+    // The storage is free again, for a pool of another salt: a key of the last one
+    // (forged from its bits) names nothing here unless the bits match by chance.
+    no_heap(|| {
+        let mut pool: FixedKeyPool<'_, Noisy> = FixedKeyPool::in_storage(&mut storage);
+        assert!(pool.is_empty(), "a new pool over the storage starts empty");
+        let k: TypedKey<Noisy> = pool.insert(Noisy(4));
+        assert_eq!(pool.get(TypedKey::from_raw(k.to_raw())).map(|n| n.0), Some(4));
+    });
+}
+
+#[test]
+fn two_key_pools_in_storage_keep_each_others_keys_out() {
+    let (mut a_storage, mut b_storage) =
+        (PoolStorage::<u32, 8>::new(), PoolStorage::<u32, 8>::new());
+    no_heap(|| {
+        let mut a: FixedKeyPool<'_, u32> = FixedKeyPool::in_storage(&mut a_storage);
+        let mut b: FixedKeyPool<'_, u32> = FixedKeyPool::in_storage(&mut b_storage);
+        let a_keys: [TypedKey<u32>; 8] =
+            core::array::from_fn(|i| a.insert(u32::try_from(i).unwrap()));
+        for i in 0..8 {
+            b.insert(100 + i);
+        }
+        // Each pool drew a salt of its own, so the same slots carry other versions: a's
+        // keys miss in b unless the two salts are equal, a 2^-30 chance.
+        assert!(a_keys.iter().all(|&k| b.get(k).is_none()), "a's keys name nothing in b");
+        assert!(a_keys.iter().all(|&k| a.get(k).is_some()));
+    });
 }
 
 #[test]

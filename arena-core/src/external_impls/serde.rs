@@ -31,7 +31,7 @@ use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 use crate::pool::MAX_SLOTS;
 use crate::pool::Version;
 use crate::pool::secondary::SecondaryMap;
-use crate::pool::{KeyData, KeyPool, PoolKey, TypedKey};
+use crate::pool::{KeyData, KeyPool, Memory, PoolKey, TypedKey};
 
 impl Serialize for KeyData {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -115,7 +115,7 @@ fn deserialize_key<'de, D: Deserializer<'de>>(
     deserializer.deserialize_struct(name, KEY_FIELDS, KeyVisitor)
 }
 
-impl<T: Serialize, K: PoolKey> Serialize for KeyPool<T, K> {
+impl<T: Serialize, K: PoolKey, M: Memory> Serialize for KeyPool<T, K, M> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (salt, floor, slots) = self.parts();
         let mut s = serializer.serialize_struct("KeyPool", 3)?;

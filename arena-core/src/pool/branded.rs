@@ -176,7 +176,7 @@ impl<T> Pool<'_, T> {
             // inside `f` leaves its values in the `MaybeUninit` slots: a leak.
             // SAFETY: so the pool lives within the call, for which `storage` is
             // borrowed mutably: nothing else uses it, and it outlives the pool.
-            let slots = unsafe { Slots::fixed(storage.slots_mut()) };
+            let slots = unsafe { Slots::fixed(storage.slots_mut(), 0) };
             f(Pool { slots, brand: brand.into_id() })
         })
     }

@@ -15,11 +15,12 @@ use core::ops::{Index, IndexMut};
 
 use crate::error::{TryAllocError, fail};
 use crate::pool::PoolStats;
+use crate::pool::memory::{Fixed, Heap, Memory};
 use crate::pool::pool_key::{KeyData, PoolKey};
 use crate::pool::slot_key::sealed::KeyParts;
 use crate::pool::slots::{Claim, GetDisjointMutError, Slots};
 use crate::pool::version::Version;
-use crate::pool::{Drain, IntoIter, Iter, IterMut};
+use crate::pool::{Drain, IntoIter, Iter, IterMut, PoolStorage};
 
 /// A copyable, checked key to a value of a [`KeyPool<T>`]: 8 bytes, and
 /// `Option<TypedKey<T>>` too.
@@ -216,18 +217,63 @@ impl<T> fmt::Debug for TypedKey<T> {
 /// let live: Vec<_> = g.edges.iter().filter(|(_, to)| g.nodes.contains_key(*to)).collect();
 /// assert!(live.is_empty()); // the edge's target is gone, and the key says so
 /// ```
-pub struct KeyPool<T, K = TypedKey<T>> {
+pub struct KeyPool<T, K = TypedKey<T>, M = Heap> {
     slots: Slots<T>,
     /// The key type; `fn(K) -> K` owns no `K` and keeps the pool `Send` and `Sync` as
     /// its slots are.
     _key: PhantomData<fn(K) -> K>,
+    /// Where the slots are ([`Heap`] or [`Fixed`]): for a pool over storage, the borrow
+    /// of the storage (`pool/memory.rs`).
+    _memory: PhantomData<M>,
 }
 
-/// A random 30-bit salt for a new pool (see [`KeyPool`]).
-fn random_salt() -> u32 {
+/// A [`KeyPool`] in a caller's [`PoolStorage`], borrowed for `'s`: the storable, keyed
+/// pool without an allocator (heapless's fixed pools, with checked keys).
+///
+/// The same pool as a heap [`KeyPool`] (the same keys, salt, generations, `retain`,
+/// iterators, `get_disjoint_mut`, `compact`), except that it holds `N` values at most:
+/// [`try_insert`](KeyPool::try_insert) on a full pool is
+/// [`AllocError::CapacityExceeded`](crate::AllocError::CapacityExceeded), the value
+/// handed back, and [`insert`](KeyPool::insert) panics. It never calls an allocator.
+/// Keep it in a struct with the storage's lifetime, or `'static` over a `static`
+/// storage handed out once. What would let the slots outlive the borrow is a heap
+/// pool's only: the by-value iterator, `Clone`, `Deserialize`, `reserve`.
+///
+/// # Examples
+///
+/// A device table that outlives the function that set it up, in the caller's storage:
+///
+/// ```
+/// use arena_kit::pool::{FixedKeyPool, PoolStorage};
+/// use arena_kit::TypedKey;
+///
+/// struct Devices<'s> {
+///     table: FixedKeyPool<'s, &'static str>,
+///     console: TypedKey<&'static str>,
+/// }
+///
+/// fn boot<'s>(storage: &'s mut PoolStorage<&'static str, 4>) -> Devices<'s> {
+///     let mut table = FixedKeyPool::in_storage(storage);
+///     let console = table.insert("uart0");
+///     table.insert("spi1");
+///     Devices { table, console }
+/// }
+///
+/// let mut storage = PoolStorage::new();
+/// let mut devices = boot(&mut storage);
+/// assert_eq!(devices.table[devices.console], "uart0");
+/// devices.table.retain(|_, name| name.starts_with("uart"));
+/// assert_eq!(devices.table.len(), 1);
+/// ```
+pub type FixedKeyPool<'s, T, K = TypedKey<T>> = KeyPool<T, K, Fixed<'s>>;
+
+/// A random 30-bit salt for a new pool (see [`KeyPool`]); `seed` (a storage's address,
+/// or 0) is mixed in where there is no random source.
+fn random_salt(seed: usize) -> u32 {
     #[cfg(feature = "std")]
     {
         use core::hash::BuildHasher;
+        let _ = seed; // the hasher's keys are random already
         // `RandomState::new` draws per-process random keys and changes them per call.
         let mut hasher = std::hash::RandomState::new().build_hasher();
         hasher.write_u32(0x5a17);
@@ -237,12 +283,17 @@ fn random_salt() -> u32 {
     }
     #[cfg(not(feature = "std"))]
     {
-        use core::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        // The counter's address varies between processes (address space layout
-        // randomisation); splitmix64 spreads both.
-        let mut z = n ^ (core::ptr::from_ref(&COUNTER).addr() as u64).rotate_left(17);
+        // A count of the salts drawn (where the target has the atomics), the counter's
+        // address (which address space layout randomisation moves between processes) and
+        // `seed`, spread by splitmix64.
+        static COUNTER: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+        #[cfg(target_has_atomic = "ptr")]
+        let n = COUNTER.fetch_add(1, core::sync::atomic::Ordering::Relaxed) as u64;
+        #[cfg(not(target_has_atomic = "ptr"))]
+        let n = 0_u64;
+        let mut z = n
+            ^ (core::ptr::from_ref(&COUNTER).addr() as u64).rotate_left(17)
+            ^ (seed as u64).rotate_left(41);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         #[expect(clippy::cast_possible_truncation, reason = "any 32 bits of the mix")]
@@ -251,6 +302,7 @@ fn random_salt() -> u32 {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T> KeyPool<T> {
     /// An empty pool with a salt of its own; allocates nothing yet.
     ///
@@ -323,11 +375,8 @@ impl<T> KeyPool<T> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T, K: PoolKey> KeyPool<T, K> {
-    fn from_slots(slots: Slots<T>) -> Self {
-        KeyPool { slots, _key: PhantomData }
-    }
-
     /// An empty pool whose keys are of type `K`, a key type of
     /// [`new_key_type!`](crate::new_key_type) (or [`TypedKey<T>`], as [`new`](Self::new)
     /// makes it): [`new`](Self::new) for a named key type. Allocates nothing yet.
@@ -360,7 +409,7 @@ impl<T, K: PoolKey> KeyPool<T, K> {
     /// ```
     #[must_use]
     pub fn with_capacity_and_key(capacity: usize) -> Self {
-        KeyPool::from_slots(Slots::with_capacity(capacity, random_salt()))
+        KeyPool::from_slots(Slots::with_capacity(capacity, random_salt(0)))
     }
 
     /// [`with_key`](Self::with_key) with the generations starting at `salt`, for
@@ -380,6 +429,102 @@ impl<T, K: PoolKey> KeyPool<T, K> {
     #[must_use]
     pub fn with_key_and_salt(salt: u32) -> Self {
         KeyPool::from_slots(Slots::with_capacity(0, salt))
+    }
+
+    /// Makes room for `additional` more values.
+    ///
+    /// # Panics
+    ///
+    /// As `Vec::reserve`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_kit::KeyPool::<u8>::new();
+    /// pool.reserve(10);
+    /// assert!(pool.capacity() >= 10);
+    /// ```
+    pub fn reserve(&mut self, additional: usize) {
+        self.slots.reserve(additional);
+    }
+}
+
+impl<'s, T> KeyPool<T, TypedKey<T>, Fixed<'s>> {
+    /// An empty pool in `storage`, with a salt of its own: `N` values at most, and no
+    /// allocator call ever (see [`FixedKeyPool`](crate::pool::FixedKeyPool)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::pool::{FixedKeyPool, PoolStorage};
+    ///
+    /// let mut storage = PoolStorage::<&str, 2>::new();
+    /// let mut pool = FixedKeyPool::in_storage(&mut storage);
+    /// let a = pool.insert("a");
+    /// pool.insert("b");
+    /// assert!(pool.try_insert("c").is_err()); // full: "c" comes back
+    /// assert_eq!(pool.remove(a), Some("a"));
+    /// ```
+    #[must_use]
+    pub fn in_storage<const N: usize>(storage: &'s mut PoolStorage<T, N>) -> Self {
+        Self::in_storage_with_key(storage)
+    }
+}
+
+impl<'s, T, K: PoolKey> KeyPool<T, K, Fixed<'s>> {
+    /// [`in_storage`](Self::in_storage) with keys of type `K`, a key type of
+    /// [`new_key_type!`](crate::new_key_type).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::pool::{FixedKeyPool, PoolStorage};
+    ///
+    /// arena_kit::new_key_type! { struct PortKey; }
+    ///
+    /// let mut storage = PoolStorage::<u16, 8>::new();
+    /// let mut ports: FixedKeyPool<'_, u16, PortKey> = FixedKeyPool::in_storage_with_key(&mut storage);
+    /// let http: PortKey = ports.insert(80);
+    /// assert_eq!(ports[http], 80);
+    /// ```
+    #[must_use]
+    pub fn in_storage_with_key<const N: usize>(storage: &'s mut PoolStorage<T, N>) -> Self {
+        let seed = core::ptr::from_mut(storage).addr();
+        Self::in_storage_with_key_and_salt(storage, random_salt(seed))
+    }
+
+    /// [`in_storage_with_key`](Self::in_storage_with_key) with the generations starting
+    /// at `salt`, for reproducible keys (as [`KeyPool::with_salt`], which says what it
+    /// gives up). `K` may be [`TypedKey<T>`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::pool::{FixedKeyPool, PoolStorage};
+    /// use arena_kit::TypedKey;
+    ///
+    /// let mut storage = PoolStorage::<char, 4>::new();
+    /// let mut pool: FixedKeyPool<'_, char> = FixedKeyPool::in_storage_with_key_and_salt(&mut storage, 0);
+    /// let k: TypedKey<char> = pool.insert('x');
+    /// assert_eq!(k.to_raw(), 1 << 32); // slot 0, the first version of salt 0
+    /// ```
+    #[must_use]
+    pub fn in_storage_with_key_and_salt<const N: usize>(
+        storage: &'s mut PoolStorage<T, N>,
+        salt: u32,
+    ) -> Self {
+        // SAFETY: `storage` is borrowed mutably for `'s`, and the pool's type carries `'s`
+        // (`Fixed<'s>`): the pool is gone before the storage is used again or freed, and
+        // nothing of the pool that outlives it (the by-value iterator, a clone) exists for
+        // `Fixed` (`pool/memory.rs`).
+        let slots = unsafe { Slots::fixed(storage.slots_mut(), salt) };
+        KeyPool::from_slots(slots)
+    }
+}
+
+impl<T, K: PoolKey, M: Memory> KeyPool<T, K, M> {
+    fn from_slots(slots: Slots<T>) -> Self {
+        KeyPool { slots, _key: PhantomData, _memory: PhantomData }
     }
 
     /// Inserts `value` and returns its key.
@@ -609,23 +754,6 @@ impl<T, K: PoolKey> KeyPool<T, K> {
         self.slots.capacity()
     }
 
-    /// Makes room for `additional` more values.
-    ///
-    /// # Panics
-    ///
-    /// As `Vec::reserve`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut pool = arena_kit::KeyPool::<u8>::new();
-    /// pool.reserve(10);
-    /// assert!(pool.capacity() >= 10);
-    /// ```
-    pub fn reserve(&mut self, additional: usize) {
-        self.slots.reserve(additional);
-    }
-
     /// Gives back the trailing vacant slots and the spare buffer; keys of removed values
     /// stay stale.
     ///
@@ -844,15 +972,18 @@ impl<T, K: PoolKey> KeyPool<T, K> {
     }
 }
 
-#[cfg(feature = "serde")]
-impl<T, K: PoolKey> KeyPool<T, K> {
+#[cfg(all(feature = "serde", feature = "alloc"))]
+impl<T, K: PoolKey, M: Memory> KeyPool<T, K, M> {
     /// What a serialised pool is made of (see `external_impls/serde.rs`).
     pub(crate) fn parts(
         &self,
     ) -> (u32, u32, impl ExactSizeIterator<Item = (u32, Option<&T>)> + Clone + '_) {
         self.slots.parts()
     }
+}
 
+#[cfg(all(feature = "serde", feature = "alloc"))]
+impl<T, K: PoolKey> KeyPool<T, K> {
     /// A pool from [`parts`](Self::parts), checked.
     pub(crate) fn from_parts(
         salt: u32,
@@ -863,6 +994,7 @@ impl<T, K: PoolKey> KeyPool<T, K> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T, K: PoolKey> Default for KeyPool<T, K> {
     fn default() -> Self {
         Self::with_key()
@@ -874,7 +1006,7 @@ impl<T, K: PoolKey> Default for KeyPool<T, K> {
 /// # Panics
 ///
 /// If the key is stale (or of another pool): use [`KeyPool::get`] where that can happen.
-impl<T, K: PoolKey> Index<K> for KeyPool<T, K> {
+impl<T, K: PoolKey, M: Memory> Index<K> for KeyPool<T, K, M> {
     type Output = T;
 
     #[track_caller]
@@ -891,7 +1023,7 @@ impl<T, K: PoolKey> Index<K> for KeyPool<T, K> {
 /// # Panics
 ///
 /// As [`Index`].
-impl<T, K: PoolKey> IndexMut<K> for KeyPool<T, K> {
+impl<T, K: PoolKey, M: Memory> IndexMut<K> for KeyPool<T, K, M> {
     #[track_caller]
     fn index_mut(&mut self, key: K) -> &mut T {
         match self.slots.get_unowned_mut(key.slot(), key.version()) {
@@ -909,7 +1041,8 @@ fn stale<K: PoolKey>(key: K) -> ! {
     )
 }
 
-/// Every value with its key, in slot order, the pool consumed.
+/// Every value with its key, in slot order, the pool consumed. A heap pool's only: the
+/// iterator owns the buffer, and a pool over storage may not hand its storage on.
 impl<T, K: PoolKey> IntoIterator for KeyPool<T, K> {
     type Item = (K, T);
     type IntoIter = IntoIter<K, T>;
@@ -920,7 +1053,7 @@ impl<T, K: PoolKey> IntoIterator for KeyPool<T, K> {
 }
 
 /// Every value with its key, in slot order: [`KeyPool::iter`].
-impl<'a, T, K: PoolKey> IntoIterator for &'a KeyPool<T, K> {
+impl<'a, T, K: PoolKey, M: Memory> IntoIterator for &'a KeyPool<T, K, M> {
     type Item = (K, &'a T);
     type IntoIter = Iter<'a, K, T>;
 
@@ -930,7 +1063,7 @@ impl<'a, T, K: PoolKey> IntoIterator for &'a KeyPool<T, K> {
 }
 
 /// Every value with its key, mutably, in slot order: [`KeyPool::iter_mut`].
-impl<'a, T, K: PoolKey> IntoIterator for &'a mut KeyPool<T, K> {
+impl<'a, T, K: PoolKey, M: Memory> IntoIterator for &'a mut KeyPool<T, K, M> {
     type Item = (K, &'a mut T);
     type IntoIter = IterMut<'a, K, T>;
 
@@ -952,6 +1085,7 @@ impl<'a, T, K: PoolKey> IntoIterator for &'a mut KeyPool<T, K> {
 /// copy[k].push('!');
 /// assert_eq!((pool[k].as_str(), copy[k].as_str()), ("kept", "kept!"));
 /// ```
+#[cfg(feature = "alloc")]
 impl<T: Clone, K: PoolKey> Clone for KeyPool<T, K> {
     fn clone(&self) -> Self {
         KeyPool::from_slots(self.slots.clone())
@@ -969,7 +1103,7 @@ fn key<K: PoolKey>(index: u32, version: Version) -> K {
     K::from_data(KeyData::new(index, version))
 }
 
-impl<T, K: PoolKey> fmt::Debug for KeyPool<T, K> {
+impl<T, K: PoolKey, M: Memory> fmt::Debug for KeyPool<T, K, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KeyPool")
             .field("type", &core::any::type_name::<T>())

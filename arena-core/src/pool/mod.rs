@@ -28,9 +28,8 @@ mod handle;
 mod held_shards;
 mod iter;
 mod key;
-#[cfg(feature = "alloc")]
 mod key_pool;
-#[cfg(feature = "alloc")]
+mod memory;
 mod pool_key;
 #[cfg(feature = "alloc")]
 pub mod secondary;
@@ -53,9 +52,8 @@ pub use branded::{Pool, VacantEntry};
 pub use handle::Handle;
 pub use iter::{Drain, IntoIter, Iter, IterMut};
 pub use key::Key;
-#[cfg(feature = "alloc")]
-pub use key_pool::{KeyPool, KeyVacantEntry, TypedKey};
-#[cfg(feature = "alloc")]
+pub use key_pool::{FixedKeyPool, KeyPool, KeyVacantEntry, TypedKey};
+pub use memory::{Fixed, Heap, Memory};
 pub use pool_key::{KeyData, PoolKey};
 pub use slot_key::SlotKey;
 pub use slots::GetDisjointMutError;

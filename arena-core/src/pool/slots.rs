@@ -233,16 +233,17 @@ impl<T> Slots<T> {
         Self::over(SlotBuf::with_capacity(capacity), salt)
     }
 
-    /// Empty storage in the caller's fixed `storage`, which it never grows past
-    /// (generations starting at 0: the pools over it are branded).
+    /// Empty storage in the caller's fixed `storage`, which it never grows past,
+    /// generations starting at `salt` (0 for a branded pool, whose brand keeps other
+    /// pools' keys out).
     ///
     /// # Safety
     ///
     /// As [`SlotBuf::fixed`]: nothing else uses `storage` while the storage lives, and
     /// `storage` outlives it.
-    pub(super) unsafe fn fixed(storage: &mut [core::mem::MaybeUninit<Slot<T>>]) -> Self {
+    pub(super) unsafe fn fixed(storage: &mut [core::mem::MaybeUninit<Slot<T>>], salt: u32) -> Self {
         // SAFETY: forwarded from the caller.
-        Self::over(unsafe { SlotBuf::fixed(storage) }, 0)
+        Self::over(unsafe { SlotBuf::fixed(storage) }, salt)
     }
 
     /// Empty storage in `entries` (empty), generations starting at `salt`.
@@ -389,7 +390,6 @@ impl<T> Slots<T> {
         self.entries.get(index as usize).is_some_and(|e| version.names_unowned(e.meta))
     }
 
-    #[cfg(feature = "alloc")]
     /// The unowned value of `version` in slot `index`, if it is still there.
     #[inline]
     pub(super) fn get_unowned(&self, index: u32, version: Version) -> Option<&T> {
@@ -402,7 +402,6 @@ impl<T> Slots<T> {
         }
     }
 
-    #[cfg(feature = "alloc")]
     /// The unowned value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
     pub(super) fn get_unowned_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
