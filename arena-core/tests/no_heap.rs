@@ -520,6 +520,26 @@ fn a_key_pool_in_storage_is_a_key_pool_without_a_heap() {
     });
 }
 
+/// A key travels in a message without a heap: serialised into a fixed buffer and read
+/// back, it names the same session (the keys' serde impls need no `alloc`).
+#[cfg(feature = "serde")]
+#[test]
+fn a_key_goes_through_serde_in_a_fixed_buffer() {
+    let mut storage = PoolStorage::<Noisy, 4>::new();
+    no_heap(|| {
+        let mut table = open_table(&mut storage);
+        let key = table.sessions.insert(Noisy(7));
+        let mut wire = [0_u8; 16];
+        let sent = postcard::to_slice(&key, &mut wire).unwrap();
+        let back: SessionKey = postcard::from_bytes(sent).unwrap();
+        assert_eq!(back, key);
+        assert_eq!(table.sessions[back].0, 7);
+        let first: SessionKey =
+            postcard::from_bytes(postcard::to_slice(&table.first, &mut wire).unwrap()).unwrap();
+        assert_eq!(table.sessions[first].0, 1);
+    });
+}
+
 #[test]
 fn two_key_pools_in_storage_keep_each_others_keys_out() {
     let (mut a_storage, mut b_storage) =

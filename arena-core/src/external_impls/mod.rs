@@ -4,3 +4,5 @@
 mod serde;
 #[cfg(feature = "serde")]
 mod serde_collections;
+#[cfg(feature = "serde")]
+mod serde_keys;
