@@ -16,8 +16,8 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use arena_kit::pool::PoolStorage;
-use arena_kit::{Handle, Pool};
+use arena_kit::pool::{FixedKeyPool, PoolStorage};
+use arena_kit::{Handle, Pool, TypedKey};
 
 use allocator_api2::boxed::Box as ApiBox;
 
@@ -92,6 +92,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Pool (handles)", run: pool },
     Contender { name: "arena-kit Pool (keys)", run: pool_keyed },
     Contender { name: "arena-kit Pool on PoolStorage (no heap)", run: pool_fixed },
+    Contender { name: "arena-kit FixedKeyPool (no heap)", run: key_pool_fixed },
     Contender { name: "Box", run: boxed },
     Contender { name: "mimalloc Box", run: mimalloc_boxed },
     Contender { name: "slab Slab", run: slab },
@@ -132,6 +133,21 @@ pub fn pool_fixed(n: usize) -> u64 {
         });
         sum + table.into_iter().flatten().map(|h| pool[&h].payload[6]).sum::<u64>()
     })
+}
+
+/// A [`FixedKeyPool`] over the same `static` storage, with keys in the table: the keyed
+/// pool firmware keeps in its state, no closure around it and no heap.
+#[must_use]
+pub fn key_pool_fixed(n: usize) -> u64 {
+    let mut storage = FIXED_STORAGE.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut pool: FixedKeyPool<'_, Object> = FixedKeyPool::in_storage(&mut storage);
+    let mut table: Vec<Option<TypedKey<Object>>> = vec![None; SLOTS];
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].and_then(|k| pool.remove(k)).map_or(0, |o| o.id);
+        table[slot] = Some(pool.insert(Object::new(id)));
+        freed
+    });
+    sum + table.into_iter().flatten().filter_map(|k| pool.get(k)).map(|o| o.payload[6]).sum::<u64>()
 }
 
 /// `Pool` with copyable keys in the table (checked access).
