@@ -434,6 +434,13 @@ pub fn values(n: usize) -> std::ops::Range<u32> {
 
 /// Runs `n` rounds of `round(i)` for `i` in [`values(n)`](values), summing what each
 /// round read back: the shape of W1, one allocator per round.
+///
+/// Never inlined into its caller (each contender still gets its own copy, with its
+/// closure inlined): whether the compiler inlined it depended on code elsewhere in the
+/// binary, and when it did, the contender's allocator state stayed on the caller's
+/// stack and was reloaded every round. Two builds differing only in another table's
+/// code counted `Scope::scoped` at 24 and 28 instructions a round.
+#[inline(never)]
 pub fn sum_rounds(n: usize, mut round: impl FnMut(u32) -> u32) -> u64 {
     values(n).map(|i| u64::from(round(std::hint::black_box(i)))).sum()
 }
