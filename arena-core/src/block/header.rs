@@ -59,6 +59,9 @@ struct BlockHeader {
     next: Option<Block>,
     size: usize,
     align: usize,
+    /// `data_offset(align)`, kept in the header's spare word (it is 32 bytes either way)
+    /// so that finding the data's start, which every scope reset does, is one load.
+    data_offset: usize,
 }
 
 /// Alignment of a standard block (and of every block's header).
@@ -66,6 +69,10 @@ pub(crate) const BLOCK_ALIGN: usize = align_of::<BlockHeader>();
 
 /// Bytes of header in front of a standard block's data.
 pub(crate) const HEADER: usize = size_of::<BlockHeader>();
+
+// The data offset took the header's spare word: the header is still two 16-byte units
+// at most (one on 32-bit targets), as before.
+const _: () = assert!(HEADER <= 32, "the block header stays 32 bytes");
 
 /// An owned, live block (B1). Dropping a `Block` without [`free`](Block::free) leaks it
 /// (safe: nothing else can reach it).
@@ -164,9 +171,10 @@ impl Block {
     pub(crate) unsafe fn carve(base: NonNull<u8>, size: usize) -> Block {
         debug_assert!(size >= HEADER && ends_low(base, size), "a carved block");
         let header = base.cast::<BlockHeader>();
+        let fields = BlockHeader { next: None, size, align: BLOCK_ALIGN, data_offset: HEADER };
         // SAFETY: the caller hands over `size >= HEADER` bytes at `base`, aligned for the
         // header and used by nothing else.
-        unsafe { header.write(BlockHeader { next: None, size, align: BLOCK_ALIGN }) };
+        unsafe { header.write(fields) };
         Block(header)
     }
 
@@ -199,9 +207,10 @@ impl Block {
             return Err(unsafe { refuse_high(base, layout) });
         }
         let header = base.cast::<BlockHeader>();
+        let fields = BlockHeader { next: None, size, align, data_offset: data_offset(align) };
         // SAFETY: `base` is a fresh allocation of `size >= HEADER` bytes (asserted above)
         // aligned to `align >= align_of::<BlockHeader>()`, so a header fits at its start.
-        unsafe { header.write(BlockHeader { next: None, size, align }) };
+        unsafe { header.write(fields) };
         Ok(Block(header))
     }
 
@@ -339,9 +348,12 @@ impl Block {
     /// First byte of the block's data.
     #[inline]
     pub(crate) fn data_start(&self) -> *mut u8 {
-        let offset = data_offset(self.align());
-        // SAFETY: `allocate` checked `size >= data_offset(align)` (and `reallocate` keeps
-        // it), so the offset stays within (or one past the end of) the allocation.
+        let offset = self.header().data_offset;
+        debug_assert_eq!(offset, data_offset(self.align()), "the header's data offset");
+        // SAFETY: the header's `data_offset` is `data_offset(align)`, written with `align`
+        // when the block was made and never changed; `allocate` checked
+        // `size >= data_offset(align)` (and `reallocate` keeps it), so the offset stays
+        // within (or one past the end of) the allocation.
         unsafe { self.base().add(offset) }
     }
 
