@@ -24,6 +24,7 @@
 //! | the same with no heap | [`FixedKeyPool`](pool::FixedKeyPool) over a [`PoolStorage`](pool::PoolStorage) | a `KeyPool` in your memory, its type carrying the storage's borrow |
 //! | a pool shared by threads | [`SyncPool`] | a pool per shard behind its own lock; handles work from any thread |
 //! | side data for a pool's values | [`SecondaryMap`] | a table by slot, tagged with the key that set each entry |
+//! | the same with no heap | [`FixedSecondaryMap`](pool::secondary::FixedSecondaryMap) over a [`SecondaryStorage`](pool::secondary::SecondaryStorage) | entries for slots `0..N` in your memory |
 //! | scans over one field of many values | [`SoaPool`] (via `#[derive(ArenaAlloc)]`, `#[arena(soa)]`) | a column per field, rows kept dense |
 //! | a malloc-like allocator for collections | [`SizeClassPool`], [`SyncSizeClassPool`] | free lists per size class for 1 to 1024 bytes, an `allocator_api2` allocator |
 //! | a growable vector or string, a box | [`ArenaVec`], [`ArenaString`], [`ArenaBox`] | in a scope, growing in place at its tip |
@@ -153,7 +154,6 @@ pub use brand::Brand;
 pub use collections::{ArenaBox, ArenaString, ArenaVec, CollectIn, FromIteratorIn};
 pub use error::{AllocError, AllocOrInitError, LimitKind, TryAllocError};
 pub use new_macro::ArenaNew;
-#[cfg(feature = "alloc")]
 pub use pool::secondary::SecondaryMap;
 #[cfg(feature = "alloc")]
 pub use pool::soa::{SoaPool, SoaRow};

@@ -19,6 +19,7 @@ use std::cell::Cell;
 use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use arena_kit::pool::secondary::{FixedSecondaryMap, SecondaryStorage};
 use arena_kit::pool::{AtomicBox, AtomicPool, FixedKeyPool, PoolStorage};
 use arena_kit::{
     AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Pool, PoolKey, Scope, TypedKey,
@@ -537,6 +538,59 @@ fn a_key_goes_through_serde_in_a_fixed_buffer() {
         let first: SessionKey =
             postcard::from_bytes(postcard::to_slice(&table.first, &mut wire).unwrap()).unwrap();
         assert_eq!(table.sessions[first].0, 1);
+    });
+}
+
+#[test]
+fn a_side_table_in_storage_follows_its_pool_without_a_heap() {
+    let mut slots = PoolStorage::<u32, 4>::new();
+    let mut side = SecondaryStorage::<Noisy, 4>::new();
+    let before = drops();
+    no_heap(|| {
+        let mut pool: FixedKeyPool<'_, u32> = FixedKeyPool::in_storage(&mut slots);
+        let mut names: FixedSecondaryMap<'_, TypedKey<u32>, Noisy> =
+            FixedSecondaryMap::in_storage(&mut side);
+        let keys: [TypedKey<u32>; 4] =
+            core::array::from_fn(|i| pool.insert(u32::try_from(i).unwrap()));
+        for &k in &keys {
+            assert!(names.insert(k, Noisy(pool[k] * 10)).is_none());
+        }
+        assert_eq!(names.insert(keys[1], Noisy(11)).map(|n| n.0), Some(10));
+        assert_eq!((names.len(), names.capacity()), (4, 4));
+        pool.remove(keys[2]);
+        let newer = pool.insert(20); // slot 2, a newer key
+        assert!(names.get(newer).is_none(), "the entry answers only the key that set it");
+        assert!(names.insert(newer, Noisy(200)).is_none()); // replaces the stale entry
+        assert!(names.get(keys[2]).is_none());
+        names.retain(|k, _| pool.contains_key(k));
+        assert_eq!(names.iter().map(|(_, n)| n.0).sum::<u32>(), 11 + 200 + 30);
+        *names.entry(keys[0]).unwrap().or_insert(Noisy(0)) = Noisy(5);
+        assert_eq!(names[keys[0]].0, 5);
+    });
+    // 10 replaced by 11, 20 replaced by 200, the unused default of `or_insert`, 0
+    // replaced by 5, and the 4 left when the map was dropped.
+    assert_eq!(drops(), before + 8);
+}
+
+#[test]
+fn a_side_table_in_storage_refuses_a_slot_past_its_end() {
+    let mut slots = PoolStorage::<(), 4>::new();
+    let mut side = SecondaryStorage::<Noisy, 2>::new();
+    Pool::with_storage(&mut slots, |pool| {
+        // Slot 2 at its first version: a key the two-entry map has no room for.
+        let far = pool.key_from_raw((1 << 32) | 2);
+        let mut map = FixedSecondaryMap::in_storage(&mut side);
+        let before = drops();
+        no_heap(|| {
+            let refused = map.try_insert(far, Noisy(9)).unwrap_err();
+            assert!(matches!(refused.error(), AllocError::CapacityExceeded { max: 2 }));
+            assert_eq!(refused.into_value().0, 9);
+            assert!(map.is_empty());
+        });
+        assert_eq!(drops(), before + 1, "the value handed back was dropped once");
+        let panicked = catch_unwind(AssertUnwindSafe(|| map.insert(far, Noisy(8))));
+        assert!(panicked.is_err(), "insert panics where try_insert refuses");
+        assert_eq!(drops(), before + 2);
     });
 }
 

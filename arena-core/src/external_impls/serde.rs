@@ -103,7 +103,7 @@ impl<'de, T: Deserialize<'de>, K: PoolKey> Deserialize<'de> for KeyPool<T, K> {
     }
 }
 
-impl<K: PoolKey, V: Serialize> Serialize for SecondaryMap<K, V> {
+impl<K: PoolKey, V: Serialize, M: Memory> Serialize for SecondaryMap<K, V, M> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         // Slot by slot up to the last entry, `null` where there is none: a document
         // describes every slot it sizes (see `Deserialize`).

@@ -1,9 +1,13 @@
-//! [`Memory`]: where a [`KeyPool`](crate::KeyPool) keeps its slots, as a type parameter.
+//! [`Memory`]: where a [`KeyPool`](crate::KeyPool) keeps its slots (and a
+//! [`SecondaryMap`](crate::SecondaryMap) its entries), as a type parameter.
 //!
 //! A `KeyPool<T, K, Heap>` (the default, `KeyPool<T>`) grows a heap buffer; a
 //! `KeyPool<T, K, Fixed<'s>>` ([`FixedKeyPool<'s, T>`](crate::pool::FixedKeyPool)) lives in
 //! a caller's [`PoolStorage`](crate::pool::PoolStorage) borrowed for `'s`, and never calls
 //! an allocator. The two share every method that neither grows nor gives the buffer away.
+//! A `SecondaryMap<K, V, M>` is the same with a
+//! [`SecondaryStorage`](crate::pool::secondary::SecondaryStorage)
+//! ([`FixedSecondaryMap`](crate::pool::secondary::FixedSecondaryMap)).
 //!
 //! The parameter is what keeps a pool over storage from outliving the storage. The
 //! storage is borrowed for `'s`, and `Fixed<'s>` carries that borrow in the pool's type.
@@ -16,7 +20,8 @@
 
 use core::marker::PhantomData;
 
-/// Where a [`KeyPool`](crate::KeyPool) keeps its slots: [`Heap`] or [`Fixed`]. Sealed:
+/// Where a [`KeyPool`](crate::KeyPool) keeps its slots (or a
+/// [`SecondaryMap`](crate::SecondaryMap) its entries): [`Heap`] or [`Fixed`]. Sealed:
 /// these two are the only kinds.
 pub trait Memory: sealed::Sealed {}
 

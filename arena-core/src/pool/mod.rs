@@ -31,7 +31,6 @@ mod key;
 mod key_pool;
 mod memory;
 mod pool_key;
-#[cfg(feature = "alloc")]
 pub mod secondary;
 mod slot_buf;
 mod slot_key;

@@ -106,7 +106,6 @@ impl Version {
         meta == self.bits()
     }
 
-    #[cfg(feature = "alloc")]
     /// Whether this is an older version of the same slot than `newer`: `newer`'s
     /// generation is ahead by less than half the generation space (a slot never reuses a
     /// generation, and retires before its count wraps).

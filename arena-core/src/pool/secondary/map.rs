@@ -5,11 +5,17 @@
     reason = "entries exist only at slot indices, which fit a u32"
 )]
 
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
+use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 
+use crate::error::{AllocError, TryAllocError, fail};
+use crate::pool::memory::{Fixed, Heap, Memory};
 use crate::pool::secondary::iter::{Iter, IterMut, Tagged};
+use crate::pool::secondary::storage::SecondaryStorage;
+use crate::pool::slot_buf::{NoRoom, SlotBuf};
 use crate::pool::slot_key::{SlotKey, sealed::KeyParts};
 use crate::pool::slots::{GetDisjointMutError, overlapping};
 use crate::pool::version::NO_SLOT;
@@ -53,15 +59,50 @@ use crate::pool::version::NO_SLOT;
 ///     assert_eq!(names.get(b), None);
 /// });
 /// ```
-pub struct SecondaryMap<K: SlotKey, V> {
-    /// Per slot: the version of the key that set the entry, and the value.
-    entries: Vec<Tagged<V>>,
+pub struct SecondaryMap<K: SlotKey, V, M = Heap> {
+    /// Per slot: the version of the key that set the entry, and the value. A `Vec`'s
+    /// parts on the heap, or a caller's [`SecondaryStorage`] (`pool/slot_buf.rs`).
+    entries: SlotBuf<Tagged<V>>,
     len: usize,
     /// A key seen (the first inserted): what keys of other slots are rebuilt from (it
     /// carries the brand or type). `None` only while the map has never held an entry.
     model: Option<K>,
+    /// Where the entries are ([`Heap`] or [`Fixed`]): for a map over storage, the
+    /// storage's borrow (`pool/memory.rs`).
+    _memory: PhantomData<M>,
 }
 
+/// A [`SecondaryMap`] in a caller's [`SecondaryStorage`], borrowed for `'s`: the side
+/// table without an allocator, for keys of a [`FixedKeyPool`](crate::pool::FixedKeyPool)
+/// or of a [`Pool`](crate::Pool) over storage.
+///
+/// The same map as a heap one (the same version rule, lookups, `retain`, iterators,
+/// entries), except that it has entries for slots `0..N` only: [`insert`](SecondaryMap::insert)
+/// of a key of a higher slot panics and [`try_insert`](SecondaryMap::try_insert) hands the
+/// value back. Size it as the pool its keys come from. What would hand the entries on
+/// past the borrow (the by-value iterator, `drain`, `Clone`, `Deserialize`) is a heap
+/// map's only.
+///
+/// # Examples
+///
+/// ```
+/// use arena_kit::pool::secondary::{FixedSecondaryMap, SecondaryStorage};
+/// use arena_kit::pool::{FixedKeyPool, PoolStorage};
+///
+/// let mut names = PoolStorage::<&str, 4>::new();
+/// let mut ages = SecondaryStorage::<u8, 4>::new();
+/// let mut people = FixedKeyPool::in_storage(&mut names);
+/// let mut age: FixedSecondaryMap<'_, _, u8> = FixedSecondaryMap::in_storage(&mut ages);
+/// let ada = people.insert("Ada");
+/// age.insert(ada, 36);
+/// assert_eq!(age[ada], 36);
+/// people.remove(ada);
+/// age.retain(|k, _| people.contains_key(k));
+/// assert!(age.is_empty());
+/// ```
+pub type FixedSecondaryMap<'s, K, V> = SecondaryMap<K, V, Fixed<'s>>;
+
+#[cfg(feature = "alloc")]
 impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// An empty map.
     ///
@@ -76,7 +117,7 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// ```
     #[must_use]
     pub fn new() -> Self {
-        SecondaryMap { entries: Vec::new(), len: 0, model: None }
+        Self::over(SlotBuf::default())
     }
 
     /// An empty map with room for slots `0..capacity`.
@@ -92,7 +133,98 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// ```
     #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
-        SecondaryMap { entries: Vec::with_capacity(capacity), len: 0, model: None }
+        Self::over(SlotBuf::with_capacity(capacity))
+    }
+
+    /// Removes every entry and yields it with its key, in slot order; entries the
+    /// iterator does not reach are dropped with it. (A heap map's only: the entries are
+    /// gathered into a `Vec`.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let mut pool = arena_kit::KeyPool::new();
+    /// let k = pool.insert(());
+    /// let mut map = arena_kit::SecondaryMap::new();
+    /// map.insert(k, 'v');
+    /// assert_eq!(map.drain().collect::<Vec<_>>(), [(k, 'v')]);
+    /// assert!(map.is_empty());
+    /// ```
+    pub fn drain(&mut self) -> alloc::vec::IntoIter<(K, V)> {
+        let model = self.model;
+        let mut out = Vec::with_capacity(self.len);
+        for (i, entry) in self.entries.iter_mut().enumerate() {
+            if let (Some((version, value)), Some(model)) = (entry.take(), model) {
+                out.push((model.with_parts(i as u32, version), value));
+            }
+        }
+        self.len = 0;
+        out.into_iter()
+    }
+
+    /// A map of `entries` by slot (at most `MAX_SLOTS`), whose keys are made like `model`.
+    #[cfg(feature = "serde")]
+    pub(crate) fn from_entries(entries: Vec<Tagged<V>>, model: K) -> Self {
+        debug_assert!(entries.len() <= crate::pool::slots::MAX_SLOTS, "slot indices fit a u32");
+        let len = entries.iter().filter(|entry| entry.is_some()).count();
+        let mut buffer = SlotBuf::with_capacity(entries.len());
+        for entry in entries {
+            buffer.push(entry);
+        }
+        SecondaryMap { entries: buffer, len, model: Some(model), _memory: PhantomData }
+    }
+}
+
+impl<'s, K: SlotKey, V> SecondaryMap<K, V, Fixed<'s>> {
+    /// An empty map in `storage`: entries for slots `0..N`, and no allocator call ever
+    /// (see [`FixedSecondaryMap`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::pool::secondary::{FixedSecondaryMap, SecondaryStorage};
+    /// use arena_kit::pool::PoolStorage;
+    /// use arena_kit::Pool;
+    ///
+    /// let (mut slots, mut side) = (PoolStorage::<u32, 8>::new(), SecondaryStorage::<bool, 8>::new());
+    /// Pool::with_storage(&mut slots, |mut pool| {
+    ///     let mut marked = FixedSecondaryMap::in_storage(&mut side);
+    ///     let k = pool.insert_keyed(7);
+    ///     marked.insert(k, true);
+    ///     assert_eq!(marked.get(k), Some(&true));
+    /// });
+    /// ```
+    #[must_use]
+    pub fn in_storage<const N: usize>(storage: &'s mut SecondaryStorage<V, N>) -> Self {
+        // SAFETY: `storage` is borrowed mutably for `'s`, and the map's type carries `'s`
+        // (`Fixed<'s>`): the map is gone before the storage is used again or freed, and
+        // nothing that would outlive it with the entries (the by-value iterator, `drain`,
+        // a clone) exists for `Fixed` (`pool/memory.rs`).
+        Self::over(unsafe { SlotBuf::fixed(storage.entries_mut()) })
+    }
+}
+
+impl<K: SlotKey, V, M: Memory> SecondaryMap<K, V, M> {
+    /// An empty map over `entries` (empty).
+    fn over(entries: SlotBuf<Tagged<V>>) -> Self {
+        debug_assert!(entries.is_empty(), "an empty buffer");
+        SecondaryMap { entries, len: 0, model: None, _memory: PhantomData }
+    }
+
+    /// Entries (vacant) up to slot `i`, so that `entries[i]` exists.
+    fn reach(&mut self, i: usize) -> Result<(), AllocError> {
+        while self.entries.len() <= i {
+            self.entries.try_reserve_one().map_err(|room| match room {
+                NoRoom::Fixed(max) => AllocError::CapacityExceeded { max },
+                #[cfg(feature = "alloc")]
+                NoRoom::OutOfMemory => AllocError::OutOfMemory {
+                    size: size_of::<Tagged<V>>(),
+                    align: align_of::<Tagged<V>>(),
+                },
+            })?;
+            self.entries.push(None);
+        }
+        Ok(())
     }
 
     /// Sets the entry of `key`; returns the previous value set with the same key.
@@ -126,13 +258,42 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     ///     assert_eq!(map.get(newer), Some(&3));
     /// });
     /// ```
+    #[track_caller]
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.try_insert(key, value) {
+            Ok(old) => old,
+            Err(e) => fail(e.error()),
+        }
+    }
+
+    /// Like [`insert`](Self::insert), handing `value` back when the map cannot reach the
+    /// key's slot: past a [`FixedSecondaryMap`]'s storage
+    /// ([`AllocError::CapacityExceeded`]), or when the heap refuses.
+    ///
+    /// # Errors
+    ///
+    /// [`AllocError::CapacityExceeded`] or [`AllocError::OutOfMemory`], with `value`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::pool::secondary::{FixedSecondaryMap, SecondaryStorage};
+    ///
+    /// let mut pool = arena_kit::KeyPool::new();
+    /// let keys: Vec<_> = (0..3).map(|i| pool.insert(i)).collect();
+    /// let mut storage = SecondaryStorage::<char, 2>::new();
+    /// let mut map = FixedSecondaryMap::in_storage(&mut storage);
+    /// assert_eq!(map.try_insert(keys[1], 'b').unwrap(), None);
+    /// let refused = map.try_insert(keys[2], 'c').unwrap_err(); // slot 2: no entry for it
+    /// assert_eq!(refused.into_value(), 'c');
+    /// ```
+    pub fn try_insert(&mut self, key: K, value: V) -> Result<Option<V>, TryAllocError<V>> {
         if key.slot() == NO_SLOT {
-            return None; // a key that names no value (from bad raw bits): nothing to tag
+            return Ok(None); // a key that names no value (from bad raw bits): nothing to tag
         }
         let i = key.slot() as usize;
-        if i >= self.entries.len() {
-            self.entries.resize_with(i + 1, || None);
+        if let Err(e) = self.reach(i) {
+            return Err(TryAllocError::new(e, value));
         }
         if self.model.is_none() {
             self.model = Some(key);
@@ -140,9 +301,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
         let entry = &mut self.entries[i];
         match entry {
             Some((version, old)) if *version == key.version() => {
-                Some(core::mem::replace(old, value))
+                Ok(Some(core::mem::replace(old, value)))
             }
-            Some((version, _)) if key.version().is_older_than(*version) => None,
+            Some((version, _)) if key.version().is_older_than(*version) => Ok(None),
             _ => {
                 let was_empty = entry.is_none();
                 let stale = entry.replace((key.version(), value));
@@ -150,7 +311,7 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
                     self.len += 1;
                 }
                 drop(stale); // last: its destructor may panic, the map is consistent
-                None
+                Ok(None)
             }
         }
     }
@@ -293,7 +454,7 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// }
     /// assert_eq!(counts[k], 3);
     /// ```
-    pub fn entry(&mut self, key: K) -> Option<Entry<'_, K, V>> {
+    pub fn entry(&mut self, key: K) -> Option<Entry<'_, K, V, M>> {
         if key.slot() == NO_SLOT {
             return None;
         }
@@ -348,31 +509,6 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     /// ```
     pub fn clear(&mut self) {
         self.retain(|_, _| false);
-    }
-
-    /// Removes every entry and yields it with its key, in slot order; entries the
-    /// iterator does not reach are dropped with it.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut pool = arena_kit::KeyPool::new();
-    /// let k = pool.insert(());
-    /// let mut map = arena_kit::SecondaryMap::new();
-    /// map.insert(k, 'v');
-    /// assert_eq!(map.drain().collect::<Vec<_>>(), [(k, 'v')]);
-    /// assert!(map.is_empty());
-    /// ```
-    pub fn drain(&mut self) -> alloc::vec::IntoIter<(K, V)> {
-        let model = self.model;
-        let mut out = Vec::with_capacity(self.len);
-        for (i, entry) in self.entries.iter_mut().enumerate() {
-            if let (Some((version, value)), Some(model)) = (entry.take(), model) {
-                out.push((model.with_parts(i as u32, version), value));
-            }
-        }
-        self.len = 0;
-        out.into_iter()
     }
 
     /// Every entry with its key, in slot order.
@@ -464,17 +600,9 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
     }
 
     /// The entries by slot, for `external_impls/serde.rs`.
-    #[cfg(feature = "serde")]
+    #[cfg(all(feature = "serde", feature = "alloc"))]
     pub(crate) fn entries(&self) -> &[Tagged<V>] {
         &self.entries
-    }
-
-    /// A map of `entries` by slot (at most `MAX_SLOTS`), whose keys are made like `model`.
-    #[cfg(feature = "serde")]
-    pub(crate) fn from_entries(entries: Vec<Tagged<V>>, model: K) -> Self {
-        debug_assert!(entries.len() <= crate::pool::slots::MAX_SLOTS, "slot indices fit a u32");
-        let len = entries.iter().filter(|entry| entry.is_some()).count();
-        SecondaryMap { entries, len, model: Some(model) }
     }
 
     /// Number of entries.
@@ -507,12 +635,12 @@ impl<K: SlotKey, V> SecondaryMap<K, V> {
 }
 
 /// A slot's entry in a [`SecondaryMap`], from [`SecondaryMap::entry`].
-pub struct Entry<'a, K: SlotKey, V> {
-    map: &'a mut SecondaryMap<K, V>,
+pub struct Entry<'a, K: SlotKey, V, M = Heap> {
+    map: &'a mut SecondaryMap<K, V, M>,
     key: K,
 }
 
-impl<'a, K: SlotKey, V> Entry<'a, K, V> {
+impl<'a, K: SlotKey, V, M: Memory> Entry<'a, K, V, M> {
     /// The key of the entry.
     ///
     /// # Examples
@@ -602,6 +730,7 @@ impl<'a, K: SlotKey, V> Entry<'a, K, V> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<K: SlotKey, V> Default for SecondaryMap<K, V> {
     fn default() -> Self {
         Self::new()
@@ -613,7 +742,7 @@ impl<K: SlotKey, V> Default for SecondaryMap<K, V> {
 /// # Panics
 ///
 /// If the map has no entry for the key.
-impl<K: SlotKey, V> Index<K> for SecondaryMap<K, V> {
+impl<K: SlotKey, V, M: Memory> Index<K> for SecondaryMap<K, V, M> {
     type Output = V;
 
     #[track_caller]
@@ -630,7 +759,7 @@ impl<K: SlotKey, V> Index<K> for SecondaryMap<K, V> {
 /// # Panics
 ///
 /// If the map has no entry for the key.
-impl<K: SlotKey, V> IndexMut<K> for SecondaryMap<K, V> {
+impl<K: SlotKey, V, M: Memory> IndexMut<K> for SecondaryMap<K, V, M> {
     #[track_caller]
     fn index_mut(&mut self, key: K) -> &mut V {
         let slot = key.slot();
@@ -658,7 +787,7 @@ fn no_entry(slot: u32) -> ! {
 /// map.insert(k, 'v');
 /// assert_eq!(map.into_iter().collect::<Vec<_>>(), [(k, 'v')]);
 /// ```
-impl<'a, K: SlotKey, V> IntoIterator for &'a SecondaryMap<K, V> {
+impl<'a, K: SlotKey, V, M: Memory> IntoIterator for &'a SecondaryMap<K, V, M> {
     type Item = (K, &'a V);
     type IntoIter = Iter<'a, K, V>;
 
@@ -667,7 +796,7 @@ impl<'a, K: SlotKey, V> IntoIterator for &'a SecondaryMap<K, V> {
     }
 }
 
-impl<'a, K: SlotKey, V> IntoIterator for &'a mut SecondaryMap<K, V> {
+impl<'a, K: SlotKey, V, M: Memory> IntoIterator for &'a mut SecondaryMap<K, V, M> {
     type Item = (K, &'a mut V);
     type IntoIter = IterMut<'a, K, V>;
 
@@ -676,6 +805,7 @@ impl<'a, K: SlotKey, V> IntoIterator for &'a mut SecondaryMap<K, V> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<K: SlotKey, V> IntoIterator for SecondaryMap<K, V> {
     type Item = (K, V);
     type IntoIter = alloc::vec::IntoIter<(K, V)>;
@@ -698,14 +828,19 @@ impl<K: SlotKey, V> IntoIterator for SecondaryMap<K, V> {
 /// copy[k] += 1;
 /// assert_eq!((map[k], copy[k]), (1, 2));
 /// ```
+#[cfg(feature = "alloc")]
 impl<K: SlotKey, V: Clone> Clone for SecondaryMap<K, V> {
     fn clone(&self) -> Self {
-        SecondaryMap { entries: self.entries.clone(), len: self.len, model: self.model }
+        let mut entries = SlotBuf::with_capacity(self.entries.len());
+        for entry in self.entries.iter() {
+            entries.push(entry.clone());
+        }
+        SecondaryMap { entries, len: self.len, model: self.model, _memory: PhantomData }
     }
 }
 
 /// Inserts every pair, as [`SecondaryMap::insert`].
-impl<K: SlotKey, V> Extend<(K, V)> for SecondaryMap<K, V> {
+impl<K: SlotKey, V, M: Memory> Extend<(K, V)> for SecondaryMap<K, V, M> {
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, pairs: I) {
         for (key, value) in pairs {
             self.insert(key, value);
@@ -714,6 +849,7 @@ impl<K: SlotKey, V> Extend<(K, V)> for SecondaryMap<K, V> {
 }
 
 /// A map of every pair, as [`SecondaryMap::insert`].
+#[cfg(feature = "alloc")]
 impl<K: SlotKey, V> FromIterator<(K, V)> for SecondaryMap<K, V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Self {
         let mut map = Self::new();
@@ -722,13 +858,13 @@ impl<K: SlotKey, V> FromIterator<(K, V)> for SecondaryMap<K, V> {
     }
 }
 
-impl<K: SlotKey + fmt::Debug, V: fmt::Debug> fmt::Debug for SecondaryMap<K, V> {
+impl<K: SlotKey + fmt::Debug, V: fmt::Debug, M: Memory> fmt::Debug for SecondaryMap<K, V, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }
 }
 
-impl<K: SlotKey, V> fmt::Debug for Entry<'_, K, V> {
+impl<K: SlotKey, V, M> fmt::Debug for Entry<'_, K, V, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Entry").field("slot", &self.key.slot()).finish_non_exhaustive()
     }

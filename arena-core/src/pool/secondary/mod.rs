@@ -4,6 +4,8 @@
 
 mod iter;
 mod map;
+mod storage;
 
 pub use iter::{Iter, IterMut};
-pub use map::{Entry, SecondaryMap};
+pub use map::{Entry, FixedSecondaryMap, SecondaryMap};
+pub use storage::SecondaryStorage;
