@@ -2,7 +2,8 @@
 //! `SoaPool`): random programs against a model (insert by handle and key, remove by
 //! handle and key, stale keys, retain, mutation through row views), checking after every
 //! step that lookups, iteration order, column lengths and drop counts agree; panics
-//! half-way through `retain`; a hand-written `SoaRow` that breaks its contract, which may
+//! half-way through `retain` (in `keep` or a field's destructor, at every row, for every
+//! mix of owned and keyed rows); a hand-written `SoaRow` that breaks its contract, which may
 //! panic but never misbehave in memory (run under Miri).
 #![expect(
     clippy::cast_precision_loss,
@@ -508,4 +509,110 @@ fn a_soa_row_whose_compact_lies_loses_no_value() {
         pool.clear_keyed();
         assert_eq!(pool.columns().len(), pool.len());
     });
+}
+
+/// A field that counts its drops and panics in its destructor once, if `armed` names it.
+struct Fuse<'a> {
+    id: u32,
+    drops: &'a Cell<u32>,
+    armed: &'a Cell<Option<u32>>,
+}
+
+impl Drop for Fuse<'_> {
+    fn drop(&mut self) {
+        self.drops.set(self.drops.get() + 1);
+        if self.armed.get() == Some(self.id) {
+            self.armed.set(None);
+            panic!("fuse {} blows", self.id);
+        }
+    }
+}
+
+/// Two fused fields around a plain one: a destructor may panic in either column.
+#[derive(ArenaAlloc)]
+#[arena(soa)]
+struct Wired<'a> {
+    left: Fuse<'a>,
+    id: u32,
+    right: Fuse<'a>,
+}
+
+/// Where a `retain` run goes wrong: nowhere, in `keep` at a row, or in a field's destructor.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    None,
+    Keep(u32),
+    Fuse(u32),
+}
+
+/// Rows `0..ROWS`, those in `owned` behind handles and the rest keyed; `retain` rejects
+/// the odd ids, with `fault`. Whatever happens, every column has a row per value, every
+/// key names its own value or (rejected, and dropped) none, every handle its own, and
+/// every field is dropped once.
+fn retain_with_fault(owned: u32, fault: Fault) {
+    const ROWS: u32 = 5;
+    let (drops, armed) = (Cell::new(0), Cell::new(None));
+    WiredPool::with(|mut pool| {
+        let wired = |id| Wired {
+            left: Fuse { id, drops: &drops, armed: &armed },
+            id,
+            right: Fuse { id: id + 100, drops: &drops, armed: &armed },
+        };
+        let (mut handles, mut keys) = (Vec::new(), Vec::new());
+        for id in 0..ROWS {
+            if owned & (1 << id) != 0 {
+                handles.push((id, pool.insert(wired(id))));
+            } else {
+                keys.push((id, pool.insert_keyed(wired(id))));
+            }
+        }
+        if let Fault::Fuse(id) = fault {
+            armed.set(Some(id));
+        }
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.retain(|_, row| {
+                assert!(!matches!(fault, Fault::Keep(at) if at == *row.id), "keep panics");
+                *row.id % 2 == 0
+            });
+        }));
+        let WiredColumns { left, id, right } = pool.columns();
+        assert_eq!((left.len(), id.len(), right.len()), (pool.len(), pool.len(), pool.len()));
+        for ((l, &i), r) in left.iter().zip(id).zip(right) {
+            assert_eq!((l.id, r.id), (i, i + 100), "{fault:?}, owned {owned:#b}: a row's fields");
+        }
+        for &(i, k) in &keys {
+            match pool.get_key(k) {
+                Some(row) => assert_eq!(*row.id, i, "{fault:?}, owned {owned:#b}: key of {i}"),
+                None => assert!(i % 2 == 1, "{fault:?}, owned {owned:#b}: kept {i} is gone"),
+            }
+        }
+        for (i, h) in &handles {
+            assert_eq!(*pool.get(h).id, *i, "a handle names its own row");
+        }
+        if result.is_ok() {
+            let left = keys.iter().filter(|(i, _)| i % 2 == 0).count() + handles.len();
+            assert_eq!(pool.len(), left, "{fault:?}: every odd keyed row is gone");
+        }
+        armed.set(None);
+        for (_, h) in handles {
+            pool.remove(h);
+        }
+        pool.clear_keyed();
+        assert!(pool.is_empty());
+    });
+    assert_eq!(drops.get(), 2 * ROWS, "{fault:?}, owned {owned:#b}: every field dropped once");
+}
+
+#[test]
+fn retain_stays_whole_for_every_mix_of_handles_and_every_panic() {
+    let masks: Vec<u32> =
+        if cfg!(miri) { vec![0, 0b00101, 0b11010, 0b11111] } else { (0..1 << 5).collect() };
+    for owned in masks {
+        retain_with_fault(owned, Fault::None);
+        for at in 0..5 {
+            retain_with_fault(owned, Fault::Keep(at));
+            retain_with_fault(owned, Fault::Fuse(at));
+            retain_with_fault(owned, Fault::Fuse(at + 100));
+        }
+    }
 }
