@@ -54,12 +54,11 @@ pub struct PointColumnsMut<'a> {
     ///The value's `y`.
     y: &'a mut [f32],
 }
-///The columns of `Point` values (one `Vec` per field), kept by a `PointPool`; not for direct use.
+///The columns of `Point` values (one per field, in a `ColumnVec`), kept by a `PointPool`; not for direct use.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)]
 pub struct PointSoaStorage {
-    x: ::arena_kit::__private::Vec<f32>,
-    y: ::arena_kit::__private::Vec<f32>,
+    columns: ::arena_kit::pool::soa::ColumnVec<(f32, (f32, ()))>,
 }
 const _: () = {
     /// Implemented by every `Drop` type, and by the `#[arena(soa)]` struct: the two
@@ -120,29 +119,28 @@ const _: () = {
     impl PointSoaStorage {
         #[inline]
         fn __arena_push(&mut self, __arena_value: Point) {
-            let __arena_storage = self;
             let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
-            __arena_storage.x.push(__arena_field_0);
-            __arena_storage.y.push(__arena_field_1);
+            self.columns.push((__arena_field_0, (__arena_field_1, ())));
         }
         #[inline]
         fn __arena_swap_remove(
             &mut self,
             __arena_row: ::core::primitive::usize,
         ) -> Point {
+            let (__arena_field_0, (__arena_field_1, ())) = self
+                .columns
+                .swap_remove(__arena_row);
             Point {
-                x: self.x.swap_remove(__arena_row),
-                y: self.y.swap_remove(__arena_row),
+                x: __arena_field_0,
+                y: __arena_field_1,
             }
         }
         #[inline]
         fn __arena_pop(&mut self) -> ::core::option::Option<Point> {
-            if self.x.is_empty() {
-                return ::core::option::Option::None;
-            }
+            let (__arena_field_0, (__arena_field_1, ())) = self.columns.pop()?;
             ::core::option::Option::Some(Point {
-                x: self.x.pop()?,
-                y: self.y.pop()?,
+                x: __arena_field_0,
+                y: __arena_field_1,
             })
         }
     }
@@ -195,34 +193,31 @@ const _: () = {
         #[inline]
         fn new_storage(__arena_capacity: ::core::primitive::usize) -> Self::Storage {
             PointSoaStorage {
-                x: ::arena_kit::__private::Vec::with_capacity(__arena_capacity),
-                y: ::arena_kit::__private::Vec::with_capacity(__arena_capacity),
+                columns: ::arena_kit::pool::soa::ColumnVec::with_capacity(
+                    __arena_capacity,
+                ),
             }
         }
         #[inline]
         fn column_len(__arena_storage: &Self::Storage) -> ::core::primitive::usize {
-            __arena_storage.x.len()
+            __arena_storage.columns.len()
         }
         #[inline]
         fn reserve(
             __arena_storage: &mut Self::Storage,
             __arena_additional: ::core::primitive::usize,
         ) {
-            __arena_storage.x.reserve(__arena_additional);
-            __arena_storage.y.reserve(__arena_additional);
+            __arena_storage.columns.reserve(__arena_additional);
         }
         #[inline]
         fn try_reserve(
             __arena_storage: &mut Self::Storage,
             __arena_additional: ::core::primitive::usize,
         ) -> ::core::result::Result<(), ::arena_kit::__private::TryReserveError> {
-            __arena_storage.x.try_reserve(__arena_additional)?;
-            __arena_storage.y.try_reserve(__arena_additional)?;
-            ::core::result::Result::Ok(())
+            __arena_storage.columns.try_reserve(__arena_additional)
         }
         fn shrink_to_fit(__arena_storage: &mut Self::Storage) {
-            __arena_storage.x.shrink_to_fit();
-            __arena_storage.y.shrink_to_fit();
+            __arena_storage.columns.shrink_to_fit();
         }
         #[inline]
         fn push(__arena_storage: &mut Self::Storage, __arena_value: Self) {
@@ -242,9 +237,12 @@ const _: () = {
                 ::arena_kit::pool::soa::RowMut<'_, Self>,
             ) -> ::core::primitive::bool,
         ) {
-            let mut __arena_end = __arena_storage.x.len();
-            let __arena_field_0 = &mut __arena_storage.x[..__arena_end];
-            let __arena_field_1 = &mut __arena_storage.y[..__arena_end];
+            let mut __arena_end = __arena_storage.columns.len();
+            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+                .columns
+                .slices_mut();
+            let __arena_field_0 = &mut __arena_field_0[..__arena_end];
+            let __arena_field_1 = &mut __arena_field_1[..__arena_end];
             let mut __arena_row = 0;
             while __arena_row < __arena_end {
                 if __arena_keep(PointMut {
@@ -265,18 +263,24 @@ const _: () = {
         }
         #[inline]
         fn columns<'a>(__arena_storage: &'a Self::Storage) -> PointColumns<'a> {
+            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+                .columns
+                .slices();
             PointColumns {
-                x: __arena_storage.x.as_slice(),
-                y: __arena_storage.y.as_slice(),
+                x: __arena_field_0,
+                y: __arena_field_1,
             }
         }
         #[inline]
         fn columns_mut<'a>(
             __arena_storage: &'a mut Self::Storage,
         ) -> PointColumnsMut<'a> {
+            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+                .columns
+                .slices_mut();
             PointColumnsMut {
-                x: __arena_storage.x.as_mut_slice(),
-                y: __arena_storage.y.as_mut_slice(),
+                x: __arena_field_0,
+                y: __arena_field_1,
             }
         }
         #[inline]
@@ -284,9 +288,12 @@ const _: () = {
             __arena_storage: &'a Self::Storage,
             __arena_row: ::core::primitive::usize,
         ) -> PointRef<'a> {
+            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+                .columns
+                .row(__arena_row);
             PointRef {
-                x: &__arena_storage.x[__arena_row],
-                y: &__arena_storage.y[__arena_row],
+                x: __arena_field_0,
+                y: __arena_field_1,
             }
         }
         #[inline]
@@ -294,9 +301,12 @@ const _: () = {
             __arena_storage: &'a mut Self::Storage,
             __arena_row: ::core::primitive::usize,
         ) -> PointMut<'a> {
+            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+                .columns
+                .row_mut(__arena_row);
             PointMut {
-                x: &mut __arena_storage.x[__arena_row],
-                y: &mut __arena_storage.y[__arena_row],
+                x: __arena_field_0,
+                y: __arena_field_1,
             }
         }
     }

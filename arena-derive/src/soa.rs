@@ -7,9 +7,10 @@
 //!   `ParticleColumns<'a>` / `ParticleColumnsMut<'a>`: every column as a `&'a [F]` /
 //!   `&'a mut [F]`. Fields keep their own visibility; the shared views are `Copy`.
 //!   `#[arena(row_derive(..))]` adds derives to all four.
-//! - `ParticleSoaStorage` (hidden): the columns, one `Vec` per field, private fields. A
-//!   named struct rather than a tuple, so a `pub` struct with private field types does
-//!   not put those types in a public interface.
+//! - `ParticleSoaStorage` (hidden): the columns, an `arena_kit::pool::soa::ColumnVec` of
+//!   the fields' types (one length and one capacity for every column) in a private
+//!   field. A named struct rather than the `ColumnVec` itself, so a `pub` struct with
+//!   private field types does not put those types in a public interface.
 //! - `impl SoaRow for Particle`: every function touches every column the same way (the
 //!   trait's contract), so column lengths move together; `SoaPool` holds the storage in
 //!   a private field, so nothing else can change them.
@@ -168,12 +169,11 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
     let krate = &plan.krate;
     let field_docs: Vec<_> =
         columns.iter().map(|c| format!("The value's `{}`.", c.field.unraw())).collect();
-    let vec = quote!(#krate::__private::Vec);
-    // Each column declared at its field's type, so an error about it points there.
-    let storage_fields = columns.iter().map(|c| {
-        let (field, ty) = (c.field, c.ty);
-        quote_spanned!(ty.span()=> #field: #vec<#ty>)
-    });
+    // Each column's type spanned at its field's, so an error about it points there.
+    let list = nest(columns.iter().map(|c| {
+        let ty = c.ty;
+        (ty.span(), quote!(#ty))
+    }));
     let derives = &plan.row_derive;
     let derive = (!derives.is_empty()).then(|| quote!(#[derive(#( #derives ),*)]));
     let docs = [
@@ -191,8 +191,8 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
     ];
     let [row_doc, row_mut_doc, cols_doc, cols_mut_doc] = &docs;
     let storage_doc = format!(
-        "The columns of `{name}` values (one `Vec` per field), kept by a `{}`; not for direct \
-         use.",
+        "The columns of `{name}` values (one per field, in a `ColumnVec`), kept by a `{}`; not \
+         for direct use.",
         plan.pool
     );
     // The views' fields carry the struct's field names (and spans); a view whose fields
@@ -252,7 +252,7 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
         #[doc(hidden)]
         #[allow(missing_debug_implementations)]
         #vis struct #storage #user_decl #user_where {
-            #( #storage_fields, )*
+            columns: #krate::pool::soa::ColumnVec<#list>,
         }
     }
 }
@@ -266,12 +266,11 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, lt, .. } = views;
     let (view_impl, view_args, view_where) = views.generics.split_for_impl();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let vec = quote!(#krate::__private::Vec);
+    let column_vec = quote!(#krate::pool::soa::ColumnVec);
     let usize = quote!(::core::primitive::usize);
     let option = quote!(::core::option::Option);
     let result = quote!(::core::result::Result);
     let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
-    let first = fields[0];
     let row_mut_of = quote!(#krate::pool::soa::RowMut<'_, Self>);
     // The expansion's own locals (see `names.rs`), one per field where needed.
     let local = |name: &str| names::local(name, &input.names);
@@ -279,12 +278,8 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let heads: Vec<_> = (0..fields.len()).map(|i| local(&format!("head_{i}"))).collect();
     let [storage_l, columns_l, capacity, additional, value, index, keep, end] =
         ["storage", "columns", "capacity", "additional", "value", "row", "keep", "end"].map(local);
-    // Moves the fields of `value` onto the columns. The struct has no `Drop` (checked by
-    // `must_not_impl_drop`), so taking it apart runs no destructor.
-    let pushes = columns.iter().zip(&locals).map(|(c, local)| {
-        let field = c.field;
-        quote_spanned!(field.span()=> #storage_l.#field.push(#local);)
-    });
+    // A row of the `ColumnVec`, its fields bound to `locals`: `(field_0, (field_1, ()))`.
+    let row_list = nest(locals.iter().map(|l| (proc_macro2::Span::call_site(), quote!(#l))));
     let split = |method: &str| {
         let method = format_ident!("{}", method);
         quote! {
@@ -303,24 +298,24 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
         // ignores what derived trait impls read, and these do read the struct's fields.
         #[automatically_derived]
         impl #impl_generics #storage #ty_generics #where_clause {
+            // The struct has no `Drop` (checked by `must_not_impl_drop`), so taking it
+            // apart runs no destructor.
             #[inline]
             fn __arena_push(&mut self, #value: #name #ty_generics) {
-                let #storage_l = self;
                 let #name { #( #fields: #locals ),* } = #value;
-                #( #pushes )*
+                self.columns.push(#row_list);
             }
 
             #[inline]
             fn __arena_swap_remove(&mut self, #index: #usize) -> #name #ty_generics {
-                #name { #( #fields: self.#fields.swap_remove(#index), )* }
+                let #row_list = self.columns.swap_remove(#index);
+                #name { #( #fields: #locals, )* }
             }
 
             #[inline]
             fn __arena_pop(&mut self) -> #option<#name #ty_generics> {
-                if self.#first.is_empty() {
-                    return #option::None;
-                }
-                #option::Some(#name { #( #fields: self.#fields.pop()?, )* })
+                let #row_list = self.columns.pop()?;
+                #option::Some(#name { #( #fields: #locals, )* })
             }
         }
 
@@ -352,17 +347,17 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
 
             #[inline]
             fn new_storage(#capacity: #usize) -> Self::Storage {
-                #storage { #( #fields: #vec::with_capacity(#capacity), )* }
+                #storage { columns: #column_vec::with_capacity(#capacity) }
             }
 
             #[inline]
             fn column_len(#storage_l: &Self::Storage) -> #usize {
-                #storage_l.#first.len()
+                #storage_l.columns.len()
             }
 
             #[inline]
             fn reserve(#storage_l: &mut Self::Storage, #additional: #usize) {
-                #( #storage_l.#fields.reserve(#additional); )*
+                #storage_l.columns.reserve(#additional);
             }
 
             #[inline]
@@ -370,12 +365,11 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
                 #storage_l: &mut Self::Storage,
                 #additional: #usize,
             ) -> #result<(), #krate::__private::TryReserveError> {
-                #( #storage_l.#fields.try_reserve(#additional)?; )*
-                #result::Ok(())
+                #storage_l.columns.try_reserve(#additional)
             }
 
             fn shrink_to_fit(#storage_l: &mut Self::Storage) {
-                #( #storage_l.#fields.shrink_to_fit(); )*
+                #storage_l.columns.shrink_to_fit();
             }
 
             #[inline]
@@ -393,10 +387,11 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
                 #storage_l: &mut Self::Storage,
                 mut #keep: impl ::core::ops::FnMut(#row_mut_of) -> ::core::primitive::bool,
             ) {
-                let mut #end = #storage_l.#first.len();
-                // Every column cut to the first one's length: the loop's indexing needs no
-                // bounds check then (a column shorter than the first panics here).
-                #( let #locals = &mut #storage_l.#fields[..#end]; )*
+                let mut #end = #storage_l.columns.len();
+                let #row_list = #storage_l.columns.slices_mut();
+                // Every column cut to `end` (no-ops: each is that long), so that the
+                // loop's indexing plainly needs no bounds check.
+                #( let #locals = &mut #locals[..#end]; )*
                 let mut #index = 0;
                 while #index < #end {
                     if #keep(#row_mut { #( #fields: &mut #locals[#index], )* }) {
@@ -415,25 +410,34 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
 
             #[inline]
             fn columns<#lt>(#storage_l: &#lt Self::Storage) -> #cols #view_args {
-                #cols { #( #fields: #storage_l.#fields.as_slice(), )* }
+                let #row_list = #storage_l.columns.slices();
+                #cols { #( #fields: #locals, )* }
             }
 
             #[inline]
             fn columns_mut<#lt>(#storage_l: &#lt mut Self::Storage) -> #cols_mut #view_args {
-                #cols_mut { #( #fields: #storage_l.#fields.as_mut_slice(), )* }
+                let #row_list = #storage_l.columns.slices_mut();
+                #cols_mut { #( #fields: #locals, )* }
             }
 
             #[inline]
             fn row<#lt>(#storage_l: &#lt Self::Storage, #index: #usize) -> #row #view_args {
-                #row { #( #fields: &#storage_l.#fields[#index], )* }
+                let #row_list = #storage_l.columns.row(#index);
+                #row { #( #fields: #locals, )* }
             }
 
             #[inline]
             fn row_mut<#lt>(#storage_l: &#lt mut Self::Storage, #index: #usize) -> #row_mut #view_args {
-                #row_mut { #( #fields: &mut #storage_l.#fields[#index], )* }
+                let #row_list = #storage_l.columns.row_mut(#index);
+                #row_mut { #( #fields: #locals, )* }
             }
         }
     }
+}
+
+/// `items` as a `ColumnVec` row list, `(a, (b, (c, ())))`, each pair spanned at its item.
+fn nest(items: impl DoubleEndedIterator<Item = (proc_macro2::Span, TokenStream)>) -> TokenStream {
+    items.rev().fold(quote!(()), |rest, (span, item)| quote_spanned!(span=> (#item, #rest)))
 }
 
 /// The compile-time proof that the struct has no `Drop` impl (pin-project's technique):

@@ -4,13 +4,16 @@
 //! A struct that derives it implements [`SoaRow`] and [`Views`]: a row seen by
 //! reference ([`RowRef`], [`RowMut`]: a reference per field) and all rows seen as
 //! columns ([`Columns`], [`ColumnsMut`]: a slice per field). [`Iter`] and [`IterMut`]
-//! walk the rows with their handles' keys.
+//! walk the rows with their handles' keys. The derive keeps the fields in a
+//! [`ColumnVec`]: one length and one capacity for every column.
 
+mod column_vec;
 mod compaction;
 mod pool;
 mod row;
 mod row_index;
 
+pub use column_vec::{ColumnList, ColumnVec};
 pub use pool::{Iter, IterMut, SoaPool};
 pub use row::{Columns, ColumnsMut, RowMut, RowRef, SoaRow, Views};
 /// The handle side of struct-of-arrays storage, which [`SoaPool`] is built on: not a

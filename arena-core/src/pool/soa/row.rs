@@ -102,7 +102,7 @@ pub type ColumnsMut<'a, R> = <R as Views<'a>>::ColumnsMut;
 /// });
 /// ```
 pub trait SoaRow: Sized + for<'a> Views<'a> {
-    /// The columns: one `Vec` per field.
+    /// The columns: one per field (the derive uses a [`ColumnVec`](crate::pool::soa::ColumnVec)).
     type Storage;
 
     /// Empty columns with room for `capacity` rows each.

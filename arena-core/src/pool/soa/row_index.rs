@@ -1,9 +1,10 @@
 //! [`RowIndex`]: branded handles for struct-of-arrays storage.
 //!
-//! `#[derive(ArenaAlloc)]` with `#[arena(soa)]` stores a struct as one `Vec` per field
-//! (a *column*). A column must be a plain, fully initialised `Vec<F>` so that the
-//! expansion needs no `unsafe` and a scan can borrow it as `&[F]`; so the columns are kept
-//! *dense* (row `r` of every column belongs to the same value, and there are no holes),
+//! `#[derive(ArenaAlloc)]` with `#[arena(soa)]` stores a struct as one column per field,
+//! in a [`ColumnVec`](super::ColumnVec). Every row of a column must hold a value, so that
+//! the expansion needs no `unsafe` and a scan can borrow a column as `&[F]`; so the
+//! columns are kept *dense* (row `r` of every column belongs to the same value, and there
+//! are no holes),
 //! and removing a value swap-removes its row. Handles cannot be row numbers then, since
 //! rows move; `RowIndex` is the indirection, the `DenseSlotMap` design:
 //!
