@@ -11,14 +11,20 @@ pub(crate) fn scaled(n: usize) -> usize {
 /// The proptest settings of the model tests: `native` cases, or `PROPTEST_CASES` when
 /// set (as for proptest's own default; CI's valgrind step sets it lower), and 4 under
 /// Miri, which runs code about a thousand times slower. No failure files: Miri's
-/// isolation allows no file access.
+/// isolation allows no file access. Under Miri the inputs come from proptest's
+/// `RngAlgorithm::XorShift` rather than its default `ChaCha`, which costs over ten times
+/// as much there (most of some tests' time): as many cases of the same strategies, drawn
+/// more cheaply.
 pub(crate) fn proptest_config(native: u32) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngAlgorithm};
     let cases = if cfg!(miri) {
         4
     } else {
         std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(native)
     };
-    proptest::test_runner::Config { cases, failure_persistence: None, ..Default::default() }
+    let defaults = Config::default();
+    let rng_algorithm = if cfg!(miri) { RngAlgorithm::XorShift } else { defaults.rng_algorithm };
+    Config { cases, failure_persistence: None, rng_algorithm, ..defaults }
 }
 
 /// Records its id in a shared log when dropped: order and count of destructors.
