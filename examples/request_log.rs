@@ -164,9 +164,10 @@ mod tests {
     #[test]
     fn a_record_keeps_its_fields_together_through_evictions() {
         let mut window = Window::new(10);
-        for (at_ms, path) in [(0, "/a"), (5, "/b"), (12, "/c"), (20, "/d"), (21, "/e")] {
+        for (t, path) in [(0_u32, "/a"), (5, "/b"), (12, "/c"), (20, "/d"), (21, "/e")] {
             let status = if path == "/c" { 500 } else { 200 };
-            window.record(Request { at_ms, latency_us: at_ms as u32, status, path: path.into() });
+            let at_ms = u64::from(t);
+            window.record(Request { at_ms, latency_us: t, status, path: path.into() });
         }
         // Kept: ended at 12 or later (21 - 10 = 11).
         let (times, (latencies, (statuses, (paths, ())))) = window.rows.slices();

@@ -4,8 +4,8 @@
 //! of the fields' types. It could keep one `Vec` per field (it did), but then every
 //! column has a length and a capacity of its own, and the compiler cannot know that they
 //! agree: a push tests every column's capacity, and a row read, a `swap_remove` or a pop
-//! tests every column's bounds. A `ColumnVec` has one length and one capacity (the
-//! smallest column's), so each of those is one test, whatever the number of fields.
+//! tests every column's bounds. A `ColumnVec` knows they agree, so each of those is one
+//! test, whatever the number of fields.
 //!
 //! # Design
 //!
@@ -13,22 +13,25 @@
 //!   is a list, with one impl of [`ColumnList`] for the pair and one for `()`. A row goes
 //!   in and out as that list of values; [`get`](ColumnVec::get) gives a list of
 //!   references, [`slices`](ColumnVec::slices) a list of slices, the same shape.
-//! - Each column is a `Vec` whose own length stays 0: it only owns the buffer (its
-//!   allocation, growth and release are `Vec`'s, so is the layout of a zero-sized type).
-//!   The `ColumnVec` keeps the length (`len`) and the smallest capacity (`cap`).
-//! - Its invariant, which every `unsafe` block below relies on (C1): rows `0..len` of
-//!   every column hold initialised values, no other row does, and `len <= cap <=` every
-//!   column's capacity. Only this module's code changes `len`, `cap` or the buffers.
-//! - [`ColumnList`] is sealed: its functions on the raw buffers are `unsafe` and hidden;
-//!   the safe API is [`ColumnVec`]'s, which checks every row number against `len`.
-//! - Dropping a `ColumnVec` drops every row's fields, column by column; if a destructor
-//!   panics, the rest of its column and the later columns are still dropped (as a `Vec`
-//!   of structs drops the other fields), and the buffers are freed.
+//! - Each column is a plain `Vec` holding exactly the rows: its allocation, growth,
+//!   release and drop are `Vec`'s, and a reallocation moves the rows because they are
+//!   within its length. (A `Vec`'s spare capacity is scratch space that it need not
+//!   keep across a reallocation, so no row ever lives there.)
+//! - The invariant every `unsafe` block below relies on (C1): every column's length is
+//!   `len`, and `cap` is at most every column's capacity. Only this module's code changes
+//!   the columns, `len` or `cap`, and it restores C1 before anything can panic.
+//! - [`ColumnList`] is sealed: its functions on the columns are hidden, those that rely on
+//!   C1 are `unsafe`; the safe API is [`ColumnVec`]'s, which checks every row number
+//!   against `len`.
+//! - Dropping a `ColumnVec` drops its columns, each a `Vec`: if a destructor panics, the
+//!   rest of its column and the later columns are still dropped (as a `Vec` of structs
+//!   drops the other fields), and the drop check is `Vec`'s.
 //!
 //! # Cost
 //!
-//! A push is one capacity test and one write per column; a read of a row, one bounds
-//! test. Growing a `ColumnVec` grows every column, as separate `Vec`s would.
+//! A push is one capacity test, and a write and a length store per column; a read of a
+//! row, one bounds test. Growing a `ColumnVec` grows every column, as separate `Vec`s
+//! would.
 
 use alloc::collections::TryReserveError;
 use alloc::vec::Vec;
@@ -58,7 +61,7 @@ mod sealed {
 /// assert_eq!((numbers, names), (&[7][..], &["seven"][..]));
 /// ```
 pub trait ColumnList: Sized + sealed::Sealed {
-    /// The buffers: a `Vec` of length 0 per column.
+    /// The columns: a `Vec` per element type.
     #[doc(hidden)]
     type Raw;
     /// One row, a shared reference per column.
@@ -78,56 +81,61 @@ pub trait ColumnList: Sized + sealed::Sealed {
     where
         Self: 'a;
 
-    /// Empty buffers with room for `capacity` rows each.
+    /// Empty columns with room for `capacity` rows each.
     #[doc(hidden)]
     fn raw_with_capacity(capacity: usize) -> Self::Raw;
 
-    /// The smallest capacity of the buffers (`usize::MAX` with none).
+    /// The smallest capacity of the columns (`usize::MAX` with none).
     #[doc(hidden)]
     fn raw_capacity(raw: &Self::Raw) -> usize;
 
-    /// Gives every buffer room for `total` rows, as `Vec::reserve`.
+    /// `Vec::reserve(additional)` on every column.
     #[doc(hidden)]
-    fn raw_reserve(raw: &mut Self::Raw, total: usize);
+    fn raw_reserve(raw: &mut Self::Raw, additional: usize);
 
-    /// Gives every buffer room for `total` rows, or says why not; the buffers already
-    /// grown stay grown.
+    /// `Vec::try_reserve(additional)` on every column, up to the first error; the columns
+    /// already grown stay grown.
     #[doc(hidden)]
-    fn raw_try_reserve(raw: &mut Self::Raw, total: usize) -> Result<(), TryReserveError>;
+    fn raw_try_reserve(raw: &mut Self::Raw, additional: usize) -> Result<(), TryReserveError>;
 
-    /// Shrinks every buffer's capacity towards `rows`.
+    /// `Vec::shrink_to_fit` on every column.
     #[doc(hidden)]
-    fn raw_shrink_to(raw: &mut Self::Raw, rows: usize);
+    fn raw_shrink_to_fit(raw: &mut Self::Raw);
 
-    /// Moves `value`'s fields into row `row`.
+    /// `Vec::truncate(len)` on every column; the later columns are truncated even if a
+    /// destructor in an earlier one panics.
+    #[doc(hidden)]
+    fn raw_truncate(raw: &mut Self::Raw, len: usize);
+
+    /// Appends `value`'s fields as row `len`.
     ///
     /// # Safety
     ///
-    /// `row` is below every buffer's capacity and holds no value (none is overwritten).
+    /// Every column's length is `len` and its capacity above `len`.
     #[doc(hidden)]
-    unsafe fn raw_write(raw: &mut Self::Raw, row: usize, value: Self);
+    unsafe fn raw_push(raw: &mut Self::Raw, len: usize, value: Self);
 
-    /// Moves row `row`'s fields out; the row then holds no value.
+    /// Takes the last row, `len - 1`, out.
     ///
     /// # Safety
     ///
-    /// Row `row` holds a value in every buffer.
+    /// Every column's length is `len`, and `len > 0`.
     #[doc(hidden)]
-    unsafe fn raw_read(raw: &mut Self::Raw, row: usize) -> Self;
+    unsafe fn raw_pop(raw: &mut Self::Raw, len: usize) -> Self;
 
-    /// Moves row `from`'s fields to row `to`; `from` then holds no value.
+    /// Takes row `row` out; the last row moves into its place.
     ///
     /// # Safety
     ///
-    /// `from != to`; row `from` holds a value, row `to` (below every capacity) none.
+    /// Every column's length is `len`, and `row < len`.
     #[doc(hidden)]
-    unsafe fn raw_move(raw: &mut Self::Raw, from: usize, to: usize);
+    unsafe fn raw_swap_remove(raw: &mut Self::Raw, row: usize, len: usize) -> Self;
 
     /// References to row `row`'s fields.
     ///
     /// # Safety
     ///
-    /// Row `row` holds a value in every buffer.
+    /// `row` is below every column's length.
     #[doc(hidden)]
     unsafe fn raw_get<'a>(raw: &'a Self::Raw, row: usize) -> Self::Refs<'a>
     where
@@ -137,40 +145,31 @@ pub trait ColumnList: Sized + sealed::Sealed {
     ///
     /// # Safety
     ///
-    /// Row `row` holds a value in every buffer.
+    /// `row` is below every column's length.
     #[doc(hidden)]
     unsafe fn raw_get_mut<'a>(raw: &'a mut Self::Raw, row: usize) -> Self::Muts<'a>
     where
         Self: 'a;
 
-    /// Rows `0..len` of every buffer as slices.
+    /// Every column as a slice of `len` elements.
     ///
     /// # Safety
     ///
-    /// Rows `0..len` hold values in every buffer.
+    /// Every column's length is `len`.
     #[doc(hidden)]
     unsafe fn raw_slices<'a>(raw: &'a Self::Raw, len: usize) -> Self::Slices<'a>
     where
         Self: 'a;
 
-    /// Rows `0..len` of every buffer as mutable slices.
+    /// Every column as a mutable slice of `len` elements.
     ///
     /// # Safety
     ///
-    /// Rows `0..len` hold values in every buffer.
+    /// Every column's length is `len`.
     #[doc(hidden)]
     unsafe fn raw_slices_mut<'a>(raw: &'a mut Self::Raw, len: usize) -> Self::SlicesMut<'a>
     where
         Self: 'a;
-
-    /// Drops the fields of rows `from..to`, which then hold no value. A panicking
-    /// destructor still leaves every other field of those rows dropped.
-    ///
-    /// # Safety
-    ///
-    /// Rows `from..to` hold values in every buffer.
-    #[doc(hidden)]
-    unsafe fn raw_drop(raw: &mut Self::Raw, from: usize, to: usize);
 }
 
 impl ColumnList for () {
@@ -193,13 +192,15 @@ impl ColumnList for () {
         Ok(())
     }
     #[inline]
-    fn raw_shrink_to((): &mut (), _: usize) {}
+    fn raw_shrink_to_fit((): &mut ()) {}
     #[inline]
-    unsafe fn raw_write((): &mut (), _: usize, (): ()) {}
+    fn raw_truncate((): &mut (), _: usize) {}
     #[inline]
-    unsafe fn raw_read((): &mut (), _: usize) {}
+    unsafe fn raw_push((): &mut (), _: usize, (): ()) {}
     #[inline]
-    unsafe fn raw_move((): &mut (), _: usize, _: usize) {}
+    unsafe fn raw_pop((): &mut (), _: usize) {}
+    #[inline]
+    unsafe fn raw_swap_remove((): &mut (), _: usize, _: usize) {}
     #[inline]
     unsafe fn raw_get<'a>((): &'a (), _: usize)
     where
@@ -224,8 +225,6 @@ impl ColumnList for () {
         Self: 'a,
     {
     }
-    #[inline]
-    unsafe fn raw_drop((): &mut (), _: usize, _: usize) {}
 }
 
 impl<H, T: ColumnList> ColumnList for (H, T) {
@@ -257,49 +256,81 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         raw.0.capacity().min(T::raw_capacity(&raw.1))
     }
 
-    fn raw_reserve(raw: &mut Self::Raw, total: usize) {
-        // The buffer's own length is 0, so room for `total` more is room for `total`.
-        raw.0.reserve(total);
-        T::raw_reserve(&mut raw.1, total);
+    fn raw_reserve(raw: &mut Self::Raw, additional: usize) {
+        raw.0.reserve(additional);
+        T::raw_reserve(&mut raw.1, additional);
     }
 
-    fn raw_try_reserve(raw: &mut Self::Raw, total: usize) -> Result<(), TryReserveError> {
-        raw.0.try_reserve(total)?;
-        T::raw_try_reserve(&mut raw.1, total)
+    fn raw_try_reserve(raw: &mut Self::Raw, additional: usize) -> Result<(), TryReserveError> {
+        raw.0.try_reserve(additional)?;
+        T::raw_try_reserve(&mut raw.1, additional)
     }
 
-    fn raw_shrink_to(raw: &mut Self::Raw, rows: usize) {
-        raw.0.shrink_to(rows);
-        T::raw_shrink_to(&mut raw.1, rows);
+    fn raw_shrink_to_fit(raw: &mut Self::Raw) {
+        raw.0.shrink_to_fit();
+        T::raw_shrink_to_fit(&mut raw.1);
+    }
+
+    fn raw_truncate(raw: &mut Self::Raw, len: usize) {
+        /// Truncates the later columns when this column's truncation ends, by a panic too.
+        struct Rest<'r, T: ColumnList> {
+            raw: &'r mut T::Raw,
+            len: usize,
+        }
+        impl<T: ColumnList> Drop for Rest<'_, T> {
+            fn drop(&mut self) {
+                T::raw_truncate(self.raw, self.len);
+            }
+        }
+        let (head, tail) = raw;
+        let _rest = Rest::<T> { raw: tail, len };
+        // `Vec::truncate` shortens the length before it drops the elements cut off.
+        head.truncate(len);
     }
 
     #[inline]
-    unsafe fn raw_write(raw: &mut Self::Raw, row: usize, value: Self) {
-        // SAFETY: the caller guarantees `row` is below this buffer's capacity, so the
-        // place is inside its allocation, and that it holds no value to overwrite.
-        unsafe { raw.0.as_mut_ptr().wrapping_add(row).write(value.0) };
-        // SAFETY: the same guarantee, for the other buffers.
-        unsafe { T::raw_write(&mut raw.1, row, value.1) };
+    unsafe fn raw_push(raw: &mut Self::Raw, len: usize, value: Self) {
+        let (head, tail) = raw;
+        // SAFETY: the caller guarantees this column's length is `len` and its capacity
+        // above it: the place is spare capacity inside the allocation, written once,
+        // then counted by the length.
+        unsafe { head.as_mut_ptr().wrapping_add(len).write(value.0) };
+        // SAFETY: row `len` was just written and is within the capacity.
+        unsafe { head.set_len(len + 1) };
+        // SAFETY: the same guarantee, for the other columns.
+        unsafe { T::raw_push(tail, len, value.1) };
     }
 
     #[inline]
-    unsafe fn raw_read(raw: &mut Self::Raw, row: usize) -> Self {
-        // SAFETY: the caller guarantees row `row` holds a value; it is read once and
-        // counts as moved out from here on.
-        let head = unsafe { raw.0.as_mut_ptr().wrapping_add(row).read() };
-        // SAFETY: the same guarantee, for the other buffers.
-        (head, unsafe { T::raw_read(&mut raw.1, row) })
+    unsafe fn raw_pop(raw: &mut Self::Raw, len: usize) -> Self {
+        let (head, tail) = raw;
+        let last = len - 1;
+        // SAFETY: the caller guarantees the length is `len > 0`; shortened first, the
+        // last element is then read out once and no longer counted.
+        unsafe { head.set_len(last) };
+        // SAFETY: row `last` held a value (it was below the length) and is read once.
+        let value = unsafe { head.as_ptr().wrapping_add(last).read() };
+        // SAFETY: the same guarantee, for the other columns.
+        (value, unsafe { T::raw_pop(tail, len) })
     }
 
     #[inline]
-    unsafe fn raw_move(raw: &mut Self::Raw, from: usize, to: usize) {
-        let base = raw.0.as_mut_ptr();
-        // SAFETY: the caller guarantees both rows are inside the allocation (`from`
-        // holds a value, `to` is below the capacity) and differ, so the one-element
-        // copies do not overlap; `from` counts as moved out from here on.
-        unsafe { ptr::copy_nonoverlapping(base.wrapping_add(from), base.wrapping_add(to), 1) };
-        // SAFETY: the same guarantee, for the other buffers.
-        unsafe { T::raw_move(&mut raw.1, from, to) };
+    unsafe fn raw_swap_remove(raw: &mut Self::Raw, row: usize, len: usize) -> Self {
+        let (head, tail) = raw;
+        let last = len - 1;
+        let base = head.as_mut_ptr();
+        // SAFETY: the caller guarantees `row < len`, the length: row `row` holds a value,
+        // read out once here.
+        let value = unsafe { base.wrapping_add(row).read() };
+        if row != last {
+            // SAFETY: rows `last` and `row` differ and are below the length; the last
+            // row's value moves into the hole and is no longer counted below.
+            unsafe { ptr::copy_nonoverlapping(base.wrapping_add(last), base.wrapping_add(row), 1) };
+        }
+        // SAFETY: `last < len` is within the capacity, and rows `..last` hold values.
+        unsafe { head.set_len(last) };
+        // SAFETY: the same guarantee, for the other columns.
+        (value, unsafe { T::raw_swap_remove(tail, row, len) })
     }
 
     #[inline]
@@ -307,10 +338,9 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
     where
         Self: 'a,
     {
-        // SAFETY: the caller guarantees row `row` holds a value; the reference lives as
-        // long as the shared borrow of the buffer.
-        let head = unsafe { &*raw.0.as_ptr().wrapping_add(row) };
-        // SAFETY: the same guarantee, for the other buffers.
+        // SAFETY: the caller guarantees `row` is below the length.
+        let head = unsafe { raw.0.get_unchecked(row) };
+        // SAFETY: the same guarantee, for the other columns.
         (head, unsafe { T::raw_get(&raw.1, row) })
     }
 
@@ -320,11 +350,9 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         Self: 'a,
     {
         let (head, tail) = raw;
-        // SAFETY: the caller guarantees row `row` holds a value; the reference is the
-        // only one to it while the buffer is borrowed mutably (`as_mut_ptr` makes no
-        // reference to the rest of the buffer).
-        let head = unsafe { &mut *head.as_mut_ptr().wrapping_add(row) };
-        // SAFETY: the same guarantee, for the other buffers, borrowed apart from this one.
+        // SAFETY: the caller guarantees `row` is below the length.
+        let head = unsafe { head.get_unchecked_mut(row) };
+        // SAFETY: the same guarantee, for the other columns, borrowed apart from this one.
         (head, unsafe { T::raw_get_mut(tail, row) })
     }
 
@@ -333,10 +361,10 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
     where
         Self: 'a,
     {
-        // SAFETY: the caller guarantees rows `0..len` hold values, one allocation (or
-        // zero-sized values on a dangling, aligned pointer).
+        // SAFETY: the caller guarantees the length is `len`: the column's own slice, with
+        // the length every column shares (so the compiler sees one length for all).
         let head = unsafe { slice::from_raw_parts(raw.0.as_ptr(), len) };
-        // SAFETY: the same guarantee, for the other buffers.
+        // SAFETY: the same guarantee, for the other columns.
         (head, unsafe { T::raw_slices(&raw.1, len) })
     }
 
@@ -346,43 +374,17 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         Self: 'a,
     {
         let (head, tail) = raw;
-        // SAFETY: as `raw_slices`; the slice is the only reference to those rows while
-        // the buffer is borrowed mutably.
+        // SAFETY: as `raw_slices`; the slice is the only reference to the column's
+        // elements while it is borrowed mutably.
         let head = unsafe { slice::from_raw_parts_mut(head.as_mut_ptr(), len) };
-        // SAFETY: the same guarantee, for the other buffers, borrowed apart from this one.
+        // SAFETY: the same guarantee, for the other columns, borrowed apart from this one.
         (head, unsafe { T::raw_slices_mut(tail, len) })
-    }
-
-    unsafe fn raw_drop(raw: &mut Self::Raw, from: usize, to: usize) {
-        /// Drops the later columns' rows when this column's drop ends, by a panic too.
-        struct Rest<'r, T: ColumnList> {
-            raw: &'r mut T::Raw,
-            from: usize,
-            to: usize,
-        }
-        impl<T: ColumnList> Drop for Rest<'_, T> {
-            fn drop(&mut self) {
-                // SAFETY: `raw_drop`'s caller guarantees rows `from..to` hold values in
-                // every buffer; this is the only drop of the later buffers' rows.
-                unsafe { T::raw_drop(self.raw, self.from, self.to) };
-            }
-        }
-        let (head, tail) = raw;
-        let _rest = Rest::<T> { raw: tail, from, to };
-        // SAFETY: the caller guarantees rows `from..to` hold values; `drop_in_place` of
-        // a slice drops every element, the later ones after a panic too.
-        unsafe {
-            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(
-                head.as_mut_ptr().wrapping_add(from),
-                to - from,
-            ));
-        }
     }
 }
 
-/// Rows stored as one column per field: a `Vec` per column with one length and one
-/// capacity between them, so a push tests the capacity once and a row read tests its
-/// bounds once, whatever the number of columns.
+/// Rows stored as one column per field: a `Vec` per column, whose lengths move together,
+/// so a push tests the capacity once and a row read tests its bounds once, whatever the
+/// number of columns.
 ///
 /// `L` lists the columns' types as `(A, (B, (C, ())))` (see [`ColumnList`]); a row goes
 /// in and out as a value of `L`. `#[derive(ArenaAlloc)]` with `#[arena(soa)]` keeps a
@@ -414,7 +416,7 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
 /// ```
 pub struct ColumnVec<L: ColumnList> {
     raw: L::Raw,
-    /// Rows `0..len` hold values (C1).
+    /// Every column's length (C1).
     len: usize,
     /// At most every column's capacity (C1).
     cap: usize,
@@ -489,8 +491,10 @@ impl<L: ColumnList> ColumnVec<L> {
     #[cold]
     #[inline(never)]
     fn grow(&mut self, additional: usize) {
-        let total = self.len.checked_add(additional).expect("capacity overflow");
-        L::raw_reserve(&mut self.raw, total);
+        // Only a list of no columns can get here past `usize::MAX` rows; a `Vec` panics
+        // on its own.
+        assert!(self.len.checked_add(additional).is_some(), "capacity overflow");
+        L::raw_reserve(&mut self.raw, additional);
         self.cap = L::raw_capacity(&self.raw);
     }
 
@@ -520,7 +524,7 @@ impl<L: ColumnList> ColumnVec<L> {
     #[inline(never)]
     fn try_grow(&mut self, additional: usize) -> Result<(), TryReserveError> {
         let result = match self.len.checked_add(additional) {
-            Some(total) => L::raw_try_reserve(&mut self.raw, total),
+            Some(_) => L::raw_try_reserve(&mut self.raw, additional),
             None => Err(capacity_overflow()),
         };
         self.cap = L::raw_capacity(&self.raw);
@@ -529,7 +533,7 @@ impl<L: ColumnList> ColumnVec<L> {
 
     /// Gives unused capacity back in every column.
     pub fn shrink_to_fit(&mut self) {
-        L::raw_shrink_to(&mut self.raw, self.len);
+        L::raw_shrink_to_fit(&mut self.raw);
         self.cap = L::raw_capacity(&self.raw);
     }
 
@@ -543,20 +547,23 @@ impl<L: ColumnList> ColumnVec<L> {
         if self.len == self.cap {
             self.grow(1);
         }
-        // SAFETY: `len < cap`, which is at most every column's capacity, and row `len`
-        // holds no value (C1); it does from here on, and `len` says so.
-        unsafe { L::raw_write(&mut self.raw, self.len, row) };
+        // SAFETY: every column's length is `len` (C1), and its capacity at least `cap`,
+        // which is above `len`.
+        unsafe { L::raw_push(&mut self.raw, self.len, row) };
         self.len += 1;
     }
 
     /// Takes the last row out, if any.
     #[inline]
     pub fn pop(&mut self) -> Option<L> {
-        let last = self.len.checked_sub(1)?;
-        self.len = last;
-        // SAFETY: row `last` was below `len`, so it holds a value (C1); with `len`
-        // lowered it is read out once.
-        Some(unsafe { L::raw_read(&mut self.raw, last) })
+        let len = self.len;
+        if len == 0 {
+            return None;
+        }
+        self.len = len - 1;
+        // SAFETY: every column's length was `len` (C1), which is above 0; they are now
+        // one shorter, as `self.len`.
+        Some(unsafe { L::raw_pop(&mut self.raw, len) })
     }
 
     /// Takes row `row` out; the last row moves into its place.
@@ -571,28 +578,19 @@ impl<L: ColumnList> ColumnVec<L> {
         if row >= len {
             out_of_bounds(row, len);
         }
-        // SAFETY: `row < len` holds a value (C1); it is read out once, then refilled from
-        // the last row below, or is the last row, which `len` then drops.
-        let value = unsafe { L::raw_read(&mut self.raw, row) };
-        let last = len - 1;
-        if row != last {
-            // SAFETY: `last < len` holds a value, `row` no longer does, they differ, and
-            // both are below the capacity.
-            unsafe { L::raw_move(&mut self.raw, last, row) };
-        }
-        self.len = last;
-        value
+        self.len = len - 1;
+        // SAFETY: every column's length was `len` (C1) and `row < len`; they are now one
+        // shorter, as `self.len`.
+        unsafe { L::raw_swap_remove(&mut self.raw, row, len) }
     }
 
     /// Drops every row past the first `len` (none if there are fewer).
     pub fn truncate(&mut self, len: usize) {
-        let old = self.len;
-        if len < old {
-            // Lowered first: a panicking destructor leaves no row counted twice.
+        if len < self.len {
+            // Lowered first, and every column is truncated even if a destructor panics,
+            // so the lengths agree again (C1) whatever happens.
             self.len = len;
-            // SAFETY: rows `len..old` were below the old length, so they hold values (C1);
-            // no longer counted, they are dropped once.
-            unsafe { L::raw_drop(&mut self.raw, len, old) };
+            L::raw_truncate(&mut self.raw, len);
         }
     }
 
@@ -605,7 +603,7 @@ impl<L: ColumnList> ColumnVec<L> {
     #[inline]
     #[must_use]
     pub fn get(&self, row: usize) -> Option<L::Refs<'_>> {
-        // SAFETY: `row < len` holds a value (C1).
+        // SAFETY: `row < len`, every column's length (C1).
         (row < self.len).then(|| unsafe { L::raw_get(&self.raw, row) })
     }
 
@@ -614,7 +612,7 @@ impl<L: ColumnList> ColumnVec<L> {
     #[must_use]
     pub fn get_mut(&mut self, row: usize) -> Option<L::Muts<'_>> {
         if row < self.len {
-            // SAFETY: `row < len` holds a value (C1).
+            // SAFETY: `row < len`, every column's length (C1).
             Some(unsafe { L::raw_get_mut(&mut self.raw, row) })
         } else {
             None
@@ -633,7 +631,7 @@ impl<L: ColumnList> ColumnVec<L> {
         if row >= self.len {
             out_of_bounds(row, self.len);
         }
-        // SAFETY: `row < len` holds a value (C1).
+        // SAFETY: `row < len`, every column's length (C1).
         unsafe { L::raw_get(&self.raw, row) }
     }
 
@@ -649,7 +647,7 @@ impl<L: ColumnList> ColumnVec<L> {
         if row >= self.len {
             out_of_bounds(row, self.len);
         }
-        // SAFETY: `row < len` holds a value (C1).
+        // SAFETY: `row < len`, every column's length (C1).
         unsafe { L::raw_get_mut(&mut self.raw, row) }
     }
 
@@ -657,7 +655,7 @@ impl<L: ColumnList> ColumnVec<L> {
     #[inline]
     #[must_use]
     pub fn slices(&self) -> L::Slices<'_> {
-        // SAFETY: rows `0..len` hold values (C1).
+        // SAFETY: every column's length is `len` (C1).
         unsafe { L::raw_slices(&self.raw, self.len) }
     }
 
@@ -665,15 +663,8 @@ impl<L: ColumnList> ColumnVec<L> {
     #[inline]
     #[must_use]
     pub fn slices_mut(&mut self) -> L::SlicesMut<'_> {
-        // SAFETY: rows `0..len` hold values (C1).
+        // SAFETY: every column's length is `len` (C1).
         unsafe { L::raw_slices_mut(&mut self.raw, self.len) }
-    }
-}
-
-impl<L: ColumnList> Drop for ColumnVec<L> {
-    fn drop(&mut self) {
-        // The buffers themselves (each a `Vec` of length 0) are freed after this.
-        self.clear();
     }
 }
 
@@ -797,8 +788,13 @@ mod tests {
         }
         drop(rows.swap_remove(0)); // two drops; row 3 moves to row 0
         assert_eq!(drops.get(), 2);
+        rows.push((noisy(true), (noisy(false), ()))); // row 3, whose drop panics
+        let caught = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| rows.truncate(3)));
+        assert!(caught.is_err());
+        assert_eq!(drops.get(), 4, "both fields of the row cut off were dropped");
+        assert_eq!((rows.len(), rows.slices().0.len(), rows.slices().1.0.len()), (3, 3, 3));
         let caught = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| drop(rows)));
         assert!(caught.is_err());
-        assert_eq!(drops.get(), 8, "all six fields left were dropped");
+        assert_eq!(drops.get(), 10, "all six fields left were dropped");
     }
 }
