@@ -628,11 +628,10 @@ impl<L: ColumnList> ColumnVec<L> {
     #[must_use]
     #[track_caller]
     pub fn row(&self, row: usize) -> L::Refs<'_> {
-        if row >= self.len {
-            out_of_bounds(row, self.len);
+        match self.get(row) {
+            Some(refs) => refs,
+            None => out_of_bounds(row, self.len),
         }
-        // SAFETY: `row < len`, every column's length (C1).
-        unsafe { L::raw_get(&self.raw, row) }
     }
 
     /// Row `row`, a mutable reference per column.
@@ -644,11 +643,11 @@ impl<L: ColumnList> ColumnVec<L> {
     #[must_use]
     #[track_caller]
     pub fn row_mut(&mut self, row: usize) -> L::Muts<'_> {
-        if row >= self.len {
-            out_of_bounds(row, self.len);
+        let len = self.len;
+        match self.get_mut(row) {
+            Some(muts) => muts,
+            None => out_of_bounds(row, len),
         }
-        // SAFETY: `row < len`, every column's length (C1).
-        unsafe { L::raw_get_mut(&mut self.raw, row) }
     }
 
     /// Every column as a shared slice of `len()` elements.
