@@ -13,6 +13,9 @@ pub struct Options {
     pub runs: usize,
     /// Seconds a table's rounds go on for, once `runs` rounds are done.
     pub seconds: f64,
+    /// Times a table's child processes are started afresh, the rounds shared out among
+    /// them.
+    pub epochs: usize,
     /// Whether to count instructions per operation under callgrind as well.
     pub instructions: bool,
     /// Where `report.svg` and `report.json` are written.
@@ -60,6 +63,7 @@ OPTIONS:
                     a full id (W6-1M) runs that table alone
     --runs N        rounds at least per table (default 3: one per fresh set of child processes)
     --seconds S     seconds a table's rounds go on for once N are done (default 2, 0.3 with --quick)
+    --epochs N      fresh sets of child processes per table, the rounds shared out among them (default 3)
     --instructions  also count instructions per operation under callgrind (needs valgrind on the PATH;
                     takes minutes): every single-thread table, each contender at two sizes
     --out DIR       where report.svg and report.json go (default target/report)
@@ -122,6 +126,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         only: None,
         runs: 0,
         seconds: -1.0,
+        epochs: 0,
         instructions: false,
         out: PathBuf::from("target/report"),
         scale: 1,
@@ -163,6 +168,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                     _ => return Err(format!("--seconds takes a number of seconds, not `{text}`")),
                 };
             }
+            "--epochs" => options.epochs = positive("--epochs", &value("--epochs")?)?,
             "--instructions" => options.instructions = true,
             "--scale" => options.scale = positive("--scale", &value("--scale")?)?,
             "--out" => options.out = PathBuf::from(value("--out")?),
@@ -182,6 +188,9 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     }
     if options.runs == 0 {
         options.runs = 3;
+    }
+    if options.epochs == 0 {
+        options.epochs = 3;
     }
     if options.seconds < 0.0 {
         options.seconds = if options.quick { 0.3 } else { 2.0 };
@@ -247,7 +256,7 @@ mod tests {
     #[test]
     fn defaults_are_three_rounds_into_target_report() {
         let Command::Run(o) = parse_strs(&[]).unwrap() else { panic!("not a run") };
-        assert_eq!((o.quick, o.runs, o.scale, o.only), (false, 3, 1, None));
+        assert_eq!((o.quick, o.runs, o.epochs, o.scale, o.only), (false, 3, 3, 1, None));
         assert!((o.seconds - 2.0).abs() < 1e-9 && !o.instructions);
         assert_eq!(o.out, PathBuf::from("target/report"));
     }
@@ -275,14 +284,17 @@ mod tests {
             "--seconds",
             "0",
             "--instructions",
+            "--epochs",
+            "8",
         ])
         .unwrap() else {
             panic!("not a run")
         };
-        assert_eq!((o.only.as_deref(), o.scale), (Some("W4"), 10));
+        assert_eq!((o.only.as_deref(), o.scale, o.epochs), (Some("W4"), 10, 8));
         assert_eq!(o.out, PathBuf::from("/tmp/x"));
         assert!(o.seconds == 0.0 && o.instructions);
         assert!(parse_strs(&["--seconds", "-1"]).unwrap_err().contains("`-1`"));
+        assert!(parse_strs(&["--epochs", "0"]).unwrap_err().contains("positive"));
     }
 
     #[test]

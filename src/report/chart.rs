@@ -648,6 +648,7 @@ mod tests {
             size: 10,
             per: "operation",
             rounds: 3,
+            epoch_of: vec![0; 3],
             rows,
             verdict,
             memory: Vec::new(),

@@ -78,6 +78,8 @@ pub struct WorkloadResult {
     pub per: &'static str,
     /// Rounds timed (each round times every contender once).
     pub rounds: usize,
+    /// Per round, the set of child processes (epoch, from 0) it ran in.
+    pub epoch_of: Vec<usize>,
     /// One row per contender, in the workload's order.
     pub rows: Vec<Row>,
     /// arena-kit's fastest row against the fastest other (the limit aside), if the
@@ -225,6 +227,7 @@ pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) ->
         size,
         per: workload.per,
         rounds: ns.first().map_or(0, Vec::len),
+        epoch_of: measured.epoch_of,
         rows,
         verdict,
         memory: measured.memory,
@@ -308,7 +311,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         min_rounds: options.runs,
         seconds: options.seconds,
         max_rounds: 400,
-        epochs: 3,
+        epochs: options.epochs,
     };
     println!("{}", versions::line());
     for (i, workload) in selected.iter().enumerate() {
@@ -400,7 +403,8 @@ mod tests {
                 (warm, u32::try_from(i).expect("few"))
             })
             .collect();
-        rounds::Measured { warm, seconds, memory: Vec::new() }
+        let epoch_of = vec![0; seconds.first().map_or(0, Vec::len)];
+        rounds::Measured { warm, seconds, epoch_of, memory: Vec::new() }
     }
 
     #[test]

@@ -60,6 +60,8 @@ pub struct Measured {
     pub warm: Vec<(child::Warm, u32)>,
     /// Per contender, seconds per run, one per round.
     pub seconds: Vec<Vec<f64>>,
+    /// Per round, the epoch (set of child processes) it ran in, counting from 0.
+    pub epoch_of: Vec<usize>,
     /// What the probed contenders hold once done (W6).
     pub memory: Vec<MemoryRow>,
 }
@@ -200,7 +202,8 @@ pub fn measure(
     let mut seconds = vec![Vec::new(); n];
     let mut first: Option<Warmed> = None;
     let mut round = 0;
-    for _ in 0..epochs {
+    let mut epoch_of = Vec::new();
+    for epoch in 0..epochs {
         let (mut servers, host, warm, memory) = start_all(exe, workload, &tasks)?;
         let start = Instant::now();
         for in_epoch in 0..max_per_epoch {
@@ -211,6 +214,7 @@ pub fn measure(
                 let (s, local) = host[i];
                 seconds[i].push(servers[s].sample(local)?);
             }
+            epoch_of.push(epoch);
             round += 1;
         }
         for server in servers {
@@ -233,7 +237,7 @@ pub fn measure(
         }
     }
     let Some((warm, memory)) = first else { unreachable!("at least one epoch ran") };
-    Ok(Measured { warm, seconds, memory })
+    Ok(Measured { warm, seconds, epoch_of, memory })
 }
 
 #[cfg(test)]
