@@ -24,6 +24,9 @@ pub struct Options {
     pub scale: usize,
     /// What each child process measures.
     pub isolate: Isolation,
+    /// Whether a single-thread table's children are pinned to one CPU (`--no-pin`
+    /// turns it off).
+    pub pin: bool,
 }
 
 /// How the report splits its measurements over child processes.
@@ -45,6 +48,8 @@ pub struct ServeTask {
     pub size: usize,
     /// The contender's index in the workload's list; every contender when `None`.
     pub contender: Option<usize>,
+    /// The CPU the child pins itself to before it warms up, if any.
+    pub cpu: Option<usize>,
 }
 
 /// `--help`'s text.
@@ -64,6 +69,8 @@ OPTIONS:
     --runs N        rounds at least per table (default 3: one per fresh set of child processes)
     --seconds S     seconds a table's rounds go on for once N are done (default 2, 0.3 with --quick)
     --epochs N      fresh sets of child processes per table, the rounds shared out among them (default 3)
+    --no-pin        leave single-thread tables' child processes unpinned (by default each is
+                    pinned to the last CPU the report may use; Linux only)
     --instructions  also count instructions per operation under callgrind (needs valgrind on the PATH;
                     takes minutes): every single-thread table, each contender at two sizes
     --out DIR       where report.svg and report.json go (default target/report)
@@ -131,6 +138,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         out: PathBuf::from("target/report"),
         scale: 1,
         isolate: Isolation::Contender,
+        pin: true,
     };
     let mut args = args.into_iter().peekable();
     if args.peek().is_some_and(|a| a == "--serve") {
@@ -170,6 +178,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             }
             "--epochs" => options.epochs = positive("--epochs", &value("--epochs")?)?,
             "--instructions" => options.instructions = true,
+            "--no-pin" => options.pin = false,
             "--scale" => options.scale = positive("--scale", &value("--scale")?)?,
             "--out" => options.out = PathBuf::from(value("--out")?),
             "--isolate" => {
@@ -202,11 +211,18 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
 /// `--contender`.
 fn parse_serve(mut args: impl Iterator<Item = String>) -> Result<ServeTask, String> {
     let id = args.next().ok_or("--serve needs a workload id")?;
-    let mut task = ServeTask { id, size: 0, contender: None };
+    let mut task = ServeTask { id, size: 0, contender: None, cpu: None };
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
             "--size" => task.size = positive("--size", &value)?,
+            "--cpu" => {
+                task.cpu = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("--cpu takes a CPU number, not `{value}`"))?,
+                );
+            }
             "--contender" => {
                 task.contender = Some(
                     value
@@ -234,6 +250,9 @@ pub fn serve_args(task: &ServeTask) -> Vec<String> {
     ];
     if let Some(index) = task.contender {
         args.extend([String::from("--contender"), index.to_string()]);
+    }
+    if let Some(cpu) = task.cpu {
+        args.extend([String::from("--cpu"), cpu.to_string()]);
     }
     args
 }
@@ -310,10 +329,12 @@ mod tests {
 
     #[test]
     fn a_serve_task_round_trips_through_its_arguments() {
-        for contender in [None, Some(3)] {
-            let task = ServeTask { id: String::from("W6-1M"), size: 100, contender };
+        for (contender, cpu) in [(None, None), (Some(3), None), (None, Some(1)), (Some(0), Some(0))]
+        {
+            let task = ServeTask { id: String::from("W6-1M"), size: 100, contender, cpu };
             assert_eq!(parse(serve_args(&task)), Ok(Command::Serve(task)));
         }
+        assert!(parse_strs(&["--serve", "W1", "--cpu", "one"]).unwrap_err().contains("`one`"));
         assert!(parse_strs(&["--serve"]).unwrap_err().contains("workload id"));
         assert!(parse_strs(&["--serve", "W1"]).unwrap_err().contains("--size"));
         assert!(parse_strs(&["--serve", "W1", "--contender", "x"]).unwrap_err().contains("`x`"));

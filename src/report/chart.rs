@@ -664,6 +664,7 @@ mod tests {
             cpus: 2,
             pid: 1,
             isolate: "contender",
+            pinned_cpu: None,
             versions: std::collections::BTreeMap::new(),
             workloads,
         }

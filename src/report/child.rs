@@ -111,6 +111,9 @@ pub fn serve(
     mut output: impl Write,
 ) -> Result<(), String> {
     let workload = find(&task.id)?;
+    if let Some(cpu) = task.cpu {
+        super::affinity::pin(cpu)?;
+    }
     let contenders = match task.contender {
         None => workload.contenders,
         Some(i) => contender_slice(workload, i)?,
@@ -210,7 +213,7 @@ mod tests {
     use super::*;
 
     fn task(id: &str, contender: Option<usize>) -> ServeTask {
-        ServeTask { id: id.to_owned(), size: 10, contender }
+        ServeTask { id: id.to_owned(), size: 10, contender, cpu: None }
     }
 
     /// Serves `requests` for `task` in this process; what it printed.

@@ -33,7 +33,7 @@ pub fn available() -> Result<(), String> {
 /// Whether the table of id `id` is counted (not one that runs threads).
 #[must_use]
 pub fn counted(id: &str) -> bool {
-    !id.ends_with("-2t") && !id.ends_with("-par")
+    !super::affinity::threaded(id)
 }
 
 /// The instructions callgrind collects for one untimed run of contender `index` of

@@ -11,6 +11,7 @@
 //! checksums agree, [`table`] prints, [`chart`] and [`save_json`] write the files;
 //! [`compare`] reads two saved runs back and says what changed.
 
+pub mod affinity;
 pub mod args;
 pub mod chart;
 pub mod child;
@@ -117,6 +118,8 @@ pub struct Report {
     pub pid: u32,
     /// `"contender"` or `"workload"`: what each child process measured.
     pub isolate: &'static str,
+    /// The CPU every single-thread table's children were pinned to, if they were.
+    pub pinned_cpu: Option<usize>,
     /// Each peer crate and its version, from `Cargo.lock`.
     pub versions: BTreeMap<&'static str, &'static str>,
     /// Every workload measured.
@@ -304,6 +307,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
             Isolation::Workload => "workload",
             Isolation::Contender => "contender",
         },
+        pinned_cpu: if options.pin { affinity::allowed().last().copied() } else { None },
         versions: versions::PEER_VERSIONS.iter().copied().collect(),
         workloads: Vec::new(),
     };
@@ -314,12 +318,16 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         epochs: options.epochs,
     };
     println!("{}", versions::line());
+    if let Some(cpu) = report.pinned_cpu {
+        println!("single-thread tables pinned to CPU {cpu} (--no-pin to leave them free)");
+    }
     for (i, workload) in selected.iter().enumerate() {
         let size = if options.quick { workload.quick_size } else { workload.size };
         let size = workload.size_kind.scaled(size, options.scale);
         eprint!("[{}/{}] {} ({} = {size}) ...", i + 1, selected.len(), workload.id, workload.per);
         let start = Instant::now();
-        let measured = rounds::measure(&exe, workload, size, &plan, options.isolate);
+        let cpu = report.pinned_cpu.filter(|_| !affinity::threaded(workload.id));
+        let measured = rounds::measure(&exe, workload, size, &plan, options.isolate, cpu);
         eprintln!(" {:.1} s", start.elapsed().as_secs_f64());
         let mut result = assemble(workload, size, measured?);
         check_checksums(workload.id, &result.rows)?;

@@ -172,7 +172,8 @@ fn start_all(
 }
 
 /// Times `workload` at `size` in rounds, as `plan` says, in child processes of `exe`
-/// (this binary), one per contender or one for all as `isolate` says.
+/// (this binary), one per contender or one for all as `isolate` says, each pinned to
+/// `cpu` if given.
 ///
 /// # Errors
 ///
@@ -184,14 +185,15 @@ pub fn measure(
     size: usize,
     plan: &Plan,
     isolate: Isolation,
+    cpu: Option<usize>,
 ) -> Result<Measured, String> {
     let n = workload.contenders.len();
     let tasks: Vec<ServeTask> = match isolate {
         Isolation::Workload => {
-            vec![ServeTask { id: workload.id.to_owned(), size, contender: None }]
+            vec![ServeTask { id: workload.id.to_owned(), size, contender: None, cpu }]
         }
         Isolation::Contender => (0..n)
-            .map(|i| ServeTask { id: workload.id.to_owned(), size, contender: Some(i) })
+            .map(|i| ServeTask { id: workload.id.to_owned(), size, contender: Some(i), cpu })
             .collect(),
     };
     let epochs = plan.epochs.clamp(1, plan.min_rounds.max(1));
