@@ -314,6 +314,10 @@ fn only_selects_a_workload_and_its_variants() {
         arena_kit_report::report::select(Some("w6-1m")).iter().map(|w| w.id).collect();
     assert_eq!(ids, ["W6-1M"]);
     assert!(arena_kit_report::report::select(Some("W99")).is_empty());
+    let ids: Vec<&str> =
+        arena_kit_report::report::select(Some("W7-par, w1-2t,W99")).iter().map(|w| w.id).collect();
+    assert_eq!(ids, ["W1-2t", "W7-par"], "in the report's order, unknown ids matching none");
+    assert!(arena_kit_report::report::select(Some(",")).is_empty());
 }
 
 #[test]

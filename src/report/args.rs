@@ -65,7 +65,8 @@ OPTIONS:
     --quick         smaller sizes, fewer rounds: the whole report in a few seconds
     --only ID       run one workload and its variants: W1 (with W1-2t), W2, W3 (with W3-50k, W3-2t),
                     W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7 (with W7-par), W8 (with W8-scan, W8-step, W8-retain), W9;
-                    a full id (W6-1M) runs that table alone
+                    a full id (W6-1M) runs that table alone; ids separated by commas
+                    (W1-2t,W7-par) run each
     --runs N        rounds at least per table (default 3: one per fresh set of child processes)
     --seconds S     seconds a table's rounds go on for once N are done (default 2, 0.3 with --quick)
     --epochs N      fresh sets of child processes per table, the rounds shared out among them (default 3)

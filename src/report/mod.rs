@@ -137,19 +137,16 @@ pub struct Outputs {
     pub json: PathBuf,
 }
 
-/// The workloads `only` selects: an exact id, or the id and its `-` variants.
+/// The workloads `only` selects: for each of its comma-separated ids, that id exactly,
+/// or the id and its `-` variants; every workload when `None`. In the report's order.
 #[must_use]
 pub fn select(only: Option<&str>) -> Vec<&'static Workload> {
-    ALL.iter()
-        .filter(|w| {
-            only.is_none_or(|id| {
-                w.id.eq_ignore_ascii_case(id)
-                    || w.id
-                        .to_ascii_lowercase()
-                        .starts_with(&format!("{}-", id.to_ascii_lowercase()))
-            })
-        })
-        .collect()
+    let matches = |w: &Workload, id: &str| {
+        let id = id.trim().to_ascii_lowercase();
+        let own = w.id.to_ascii_lowercase();
+        !id.is_empty() && (own == id || own.starts_with(&format!("{id}-")))
+    };
+    ALL.iter().filter(|w| only.is_none_or(|ids| ids.split(',').any(|id| matches(w, id)))).collect()
 }
 
 /// Checks that every row built what the first did.
