@@ -67,9 +67,10 @@ OPTIONS:
                     W4 (with W4-get, W4-2t), W5, W6 (with W6-1M), W7 (with W7-par), W8 (with W8-scan, W8-step, W8-retain), W9;
                     a full id (W6-1M) runs that table alone; ids separated by commas
                     (W1-2t,W7-par) run each
-    --runs N        rounds at least per table (default 3: one per fresh set of child processes)
+    --runs N        rounds at least per table (default: one per fresh set of child processes)
     --seconds S     seconds a table's rounds go on for once N are done (default 2, 0.3 with --quick)
-    --epochs N      fresh sets of child processes per table, the rounds shared out among them (default 3)
+    --epochs N      fresh sets of child processes per table, the rounds shared out among them
+                    (default 3; at most one per round)
     --no-pin        leave single-thread tables' child processes unpinned (by default each is
                     pinned to the last CPU the report may use; Linux only)
     --instructions  also count instructions per operation under callgrind (needs valgrind on the PATH;
@@ -196,11 +197,12 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             other => return Err(format!("unknown option `{other}` (see --help)")),
         }
     }
-    if options.runs == 0 {
-        options.runs = 3;
-    }
     if options.epochs == 0 {
         options.epochs = 3;
+    }
+    // At least a round per set of children: fewer rounds would start fewer sets.
+    if options.runs == 0 {
+        options.runs = options.epochs;
     }
     if options.seconds < 0.0 {
         options.seconds = if options.quick { 0.3 } else { 2.0 };
@@ -290,6 +292,8 @@ mod tests {
             panic!("not a run")
         };
         assert_eq!(o.runs, 5);
+        let Command::Run(o) = parse_strs(&["--epochs", "8"]).unwrap() else { panic!("not a run") };
+        assert_eq!((o.runs, o.epochs), (8, 8), "a round per set of children unless told");
     }
 
     #[test]
