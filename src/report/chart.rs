@@ -446,7 +446,8 @@ fn draw_bar(svg: &mut String, bar: &Bar<'_>, row_top: f64, across: Across) {
 fn legend(svg: &mut String, report: &Report, width: f64) -> f64 {
     let sizes = if report.quick { "quick sizes" } else { "full sizes" };
     let heading = "Each table: time per operation over the table's fastest row (1x = the fastest; \
-                   lower is better; linear, bars past 4x cut, their value written)";
+                   in a threaded table, the fastest on as many threads; lower is better; \
+                   linear, bars past 4x cut, their value written)";
     let mut y = MARGIN;
     for line in wrap(heading, width - 2.0 * MARGIN, TITLE, true) {
         y += TITLE + 3.0;

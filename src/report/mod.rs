@@ -46,9 +46,11 @@ pub struct Row {
     pub spread: Spread,
     /// Time per operation in each round, in ns: what the paired ratios are made of.
     pub rounds: Vec<f64>,
-    /// This row over the table's fastest (by median), round by round.
+    /// This row over the table's fastest (by median), round by round; in a threaded
+    /// table, over the fastest row on as many threads ([`thread_groups`]).
     pub vs_fastest: Spread,
-    /// This row over `Box`'s, round by round, where `Box` takes part.
+    /// This row over `Box`'s (on as many threads), round by round, where `Box` takes
+    /// part.
     pub vs_box: Option<Spread>,
     /// Instructions per operation under callgrind (`--instructions`), where counted.
     pub instructions: Option<f64>,
@@ -191,16 +193,24 @@ pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) ->
     let ns: Vec<Vec<f64>> =
         measured.seconds.iter().map(|s| s.iter().map(|t| t * 1e9 / ops as f64).collect()).collect();
     let spreads: Vec<Spread> = ns.iter().map(|r| Spread::of(r)).collect();
-    let fastest = (0..ns.len())
-        .min_by(|&a, &b| spreads[a].median.total_cmp(&spreads[b].median))
-        .expect("a table has contenders");
-    let boxed = measured.warm.iter().position(|(w, _)| w.contender.starts_with("Box"));
+    let names: Vec<&str> = measured.warm.iter().map(|(w, _)| w.contender.as_str()).collect();
+    let groups = thread_groups(&names);
+    let fastest_of = |group: Option<usize>| {
+        (0..ns.len())
+            .filter(|&i| groups[i] == group)
+            .min_by(|&a, &b| spreads[a].median.total_cmp(&spreads[b].median))
+            .expect("a group has rows")
+    };
+    let box_of = |group: Option<usize>| {
+        (0..ns.len()).find(|&i| groups[i] == group && names[i].starts_with("Box"))
+    };
     let rows: Vec<Row> = measured
         .warm
         .iter()
         .zip(&ns)
         .zip(&spreads)
-        .map(|(((warm, pid), rounds), spread)| {
+        .zip(&groups)
+        .map(|((((warm, pid), rounds), spread), &group)| {
             #[expect(clippy::cast_precision_loss, reason = "operation counts far below 2^52")]
             let ms_per_run = spread.median * ops as f64 / 1e6;
             Row {
@@ -209,8 +219,8 @@ pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) ->
                 ms_per_run,
                 spread: *spread,
                 rounds: rounds.clone(),
-                vs_fastest: stats::paired(rounds, &ns[fastest]),
-                vs_box: boxed.map(|b| stats::paired(rounds, &ns[b])),
+                vs_fastest: stats::paired(rounds, &ns[fastest_of(group)]),
+                vs_box: box_of(group).map(|b| stats::paired(rounds, &ns[b])),
                 instructions: None,
                 checksum: warm.checksum,
                 peak_bytes: warm.peak_bytes,
@@ -234,11 +244,48 @@ pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) ->
     }
 }
 
-/// arena-kit's fastest row against the fastest other row (the limit aside).
+/// How many threads a row of a threaded table runs on, as its name ends: `", 1 thread"`
+/// is 1, `", 2 threads"` is 2; `None` for a row that says neither (every row of a
+/// single-thread table, and W7-par's rayon rows, which run on every core).
+#[must_use]
+pub fn threads_of(name: &str) -> Option<usize> {
+    let (_, tail) = name.rsplit_once(", ")?;
+    let count = tail.strip_suffix(" threads").or_else(|| tail.strip_suffix(" thread"))?;
+    count.parse().ok()
+}
+
+/// The group each row is compared within: rows that run on as many threads
+/// ([`threads_of`]). Two rows of one group take the machine's second core alike, so
+/// their ratio is the code's difference; a two-thread row over a one-thread row is the
+/// second core's availability that minute as much as the code's scaling (their times
+/// stand side by side in the table for that). A row alone in its group (W7-par's one
+/// single-thread reference) is compared with every row instead, as `None`.
+#[must_use]
+pub fn thread_groups(names: &[&str]) -> Vec<Option<usize>> {
+    let counts: Vec<Option<usize>> = names.iter().map(|n| threads_of(n)).collect();
+    counts
+        .iter()
+        .map(|&c| {
+            let alone = counts.iter().filter(|&&o| o == c).count() < 2;
+            if alone { None } else { c }
+        })
+        .collect()
+}
+
+/// arena-kit's fastest row against the fastest other row (the limit aside). In a
+/// threaded table only the rows of the most threads count: the table asks which is
+/// fastest on every core.
 #[must_use]
 pub fn verdict(rows: &[Row]) -> Option<Verdict> {
+    let names: Vec<&str> = rows.iter().map(|r| r.contender.as_str()).collect();
+    let groups = thread_groups(&names);
+    let widest = groups.iter().copied().max().flatten();
     let best = |keep: &dyn Fn(&Row) -> bool| {
-        rows.iter().filter(|r| keep(r)).min_by(|a, b| a.ns_per_op.total_cmp(&b.ns_per_op))
+        rows.iter()
+            .zip(&groups)
+            .filter(|&(r, &g)| keep(r) && (widest.is_none() || g == widest))
+            .map(|(r, _)| r)
+            .min_by(|a, b| a.ns_per_op.total_cmp(&b.ns_per_op))
     };
     let ours = best(&|r: &Row| is_arena_kit(&r.contender))?;
     let peer = best(&|r: &Row| !is_arena_kit(&r.contender) && !is_limit(&r.contender))?;
@@ -391,7 +438,12 @@ mod tests {
 
     /// What rounds of `seconds` per contender of W4 would have measured.
     fn measured(seconds: Vec<Vec<f64>>) -> rounds::Measured {
-        let w4 = ALL.iter().find(|w| w.id == "W4").expect("W4");
+        measured_for("W4", seconds)
+    }
+
+    /// What rounds of `seconds` per contender of table `id` would have measured.
+    fn measured_for(id: &str, seconds: Vec<Vec<f64>>) -> rounds::Measured {
+        let w4 = ALL.iter().find(|w| w.id == id).expect("a table");
         let warm = w4
             .contenders
             .iter()
@@ -410,6 +462,74 @@ mod tests {
             .collect();
         let epoch_of = vec![0; seconds.first().map_or(0, Vec::len)];
         rounds::Measured { warm, seconds, epoch_of, memory: Vec::new() }
+    }
+
+    #[test]
+    fn threaded_rows_are_compared_with_rows_on_as_many_threads() {
+        assert_eq!(threads_of("arena-kit SyncPool, 2 threads"), Some(2));
+        assert_eq!(threads_of("Box, 1 thread"), Some(1));
+        assert_eq!(threads_of("bumpalo Bump::reset per tree, rayon"), None);
+        assert_eq!(threads_of("slab Slab"), None);
+        let names = ["ours, 1 thread", "ours, 2 threads", "Box, 1 thread", "Box, 2 threads"];
+        assert_eq!(thread_groups(&names), [Some(1), Some(2), Some(1), Some(2)]);
+        // A row alone on its thread count joins the others.
+        let names = ["ours, rayon", "Box, rayon", "ours, 1 thread"];
+        assert_eq!(thread_groups(&names), [None, None, None]);
+        // Ours is fastest on one thread, the peer on two: the verdict is the two-thread
+        // rows', and each ratio is to its own group's fastest and `Box`.
+        let mut rows = vec![
+            row("arena-kit Pool, 1 thread", 1),
+            row("arena-kit Pool, 2 threads", 1),
+            row("Box, 1 thread", 1),
+            row("Box, 2 threads", 1),
+        ];
+        for (r, ns) in rows.iter_mut().zip([1.0, 3.0, 4.0, 2.0]) {
+            r.ns_per_op = ns;
+            r.rounds = vec![ns; 3];
+        }
+        let verdict = verdict(&rows).expect("both sides ran");
+        assert_eq!(
+            (verdict.ours.as_str(), verdict.peer.as_str()),
+            (names_of(&rows)[1], "Box, 2 threads")
+        );
+        assert_eq!(verdict.standing, stats::Standing::Behind, "{}", verdict.words());
+    }
+
+    #[test]
+    fn a_threaded_tables_ratios_are_within_its_thread_counts() {
+        let w = ALL.iter().find(|w| w.id == "W4-2t").expect("W4-2t");
+        // Two-thread rows take 1, one-thread rows 2 (second core in use), each contender
+        // its own factor; the second core is busy in half the rounds, doubling the
+        // two-thread rows there.
+        let busy = [1.0, 2.0, 1.0, 2.0];
+        let seconds: Vec<Vec<f64>> = w
+            .contenders
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                #[expect(clippy::cast_precision_loss, reason = "a few contenders")]
+                let own = 1.0 + i as f64 / 10.0;
+                match threads_of(c.name) {
+                    Some(2) => busy.iter().map(|b| own * b).collect(),
+                    _ => vec![2.0 * own; busy.len()],
+                }
+            })
+            .collect();
+        let result = assemble(w, 1000, measured_for("W4-2t", seconds));
+        for (i, row) in result.rows.iter().enumerate() {
+            #[expect(clippy::cast_precision_loss, reason = "a few contenders")]
+            let own = 1.0 + i as f64 / 10.0;
+            // Contender 0 and 1 are the fastest one- and two-thread rows.
+            let base = if threads_of(&row.contender) == Some(2) { 1.1 } else { 1.0 };
+            let want = own / base;
+            let got = row.vs_fastest;
+            assert!((got.median - want).abs() < 1e-9, "{}: {got:?}", row.contender);
+            assert!(got.q3 - got.q1 < 1e-9, "{}: the busy core cancels", row.contender);
+        }
+    }
+
+    fn names_of(rows: &[Row]) -> Vec<&str> {
+        rows.iter().map(|r| r.contender.as_str()).collect()
     }
 
     #[test]
