@@ -47,7 +47,7 @@ use core::ops::{Index, IndexMut};
 
 use crate::brand::{Brand, Id};
 use crate::error::{AllocError, TryAllocError, fail};
-use crate::pool::slots::{Claim, GetDisjointMutError, Slots, overlapping};
+use crate::pool::slots::{Claim, GetDisjointMutError, Held, Slots, overlapping};
 use crate::pool::stats::PoolStats;
 use crate::pool::storage::PoolStorage;
 use crate::pool::version::Version;
@@ -498,9 +498,9 @@ impl<'id, T> Pool<'id, T> {
     #[expect(clippy::needless_pass_by_value, reason = "consuming the handle is the point")]
     pub fn remove(&mut self, handle: Handle<'id>) -> T {
         debug_assert!(self.slots.is_owned(handle.slot()), "a handle's slot is occupied and owned");
-        // SAFETY: P1: the handle proves the slot occupied and in bounds, and it is its
-        // owner, consumed here.
-        unsafe { self.slots.remove_unchecked(handle.slot()) }
+        // SAFETY: P1: the handle proves the slot occupied, owned and in bounds (its
+        // flags are `Held::Owned`'s), and it is its owner, consumed here.
+        unsafe { self.slots.remove_unchecked(handle.slot(), Held::Owned) }
     }
 
     // ----- keys ------------------------------------------------------------------------

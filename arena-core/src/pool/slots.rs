@@ -39,7 +39,9 @@
 //!
 //! - **(L1) The meta word describes the body.** A slot whose meta word has `OCCUPIED`
 //!   holds an initialised `T` in its body's `value` field; any other holds a free-list
-//!   link in `next` (unless retired). Occupied-and-filled become true together,
+//!   link in `next` (unless retired), and has both flag bits clear (`OWNED` is only
+//!   ever set beside `OCCUPIED`, and every vacant meta word is made with the flags
+//!   cleared: a removal's `next_vacant_meta`, a new slot's `new_meta`, a retirement). Occupied-and-filled become true together,
 //!   in the fill of a [`Vacant`] or a [`Claim`], which consumes it.
 //! - **(L2) The free list** starting at `free_head` visits, through `next`, every vacant
 //!   slot that is not retired, exactly once; all are in bounds. Only
@@ -148,7 +150,7 @@ pub(super) struct Slots<T> {
 
 /// Where generations start, and where new slots start above that.
 mod start {
-    use super::{GEN_MASK, GEN_SHIFT, MAX_AGE, OCCUPIED, OWNED};
+    use super::{GEN_MASK, GEN_SHIFT, Held, MAX_AGE, OCCUPIED, OWNED};
 
     /// The meta word's two flag bits.
     const FLAG_BITS: u32 = OCCUPIED | OWNED;
@@ -170,7 +172,16 @@ mod start {
         /// retires at its removal. Kept so that the removal's test is a subtraction and
         /// a mask instead of a shift, a subtraction, a negation and a mask.
         last_two: u32,
+        /// The mask of a removal's quick test ([`quick_vacant_meta`](Start::quick_vacant_meta)):
+        /// [`RETIRE_MASK`] when no free-slot policy is set, zero when one is, so that
+        /// with a policy every removal takes the slow path, where the policy is applied;
+        /// without one, the removal's fast path tests nothing for it.
+        quick_mask: u32,
     }
+
+    /// The bits of `meta - last_two` that are all clear exactly for a slot whose removal
+    /// retires it (see [`Start::next_vacant_meta`]).
+    const RETIRE_MASK: u32 = !(FLAG_BITS | 1 << GEN_SHIFT);
 
     impl Start {
         /// Generations starting at `salt` (below 2^30), new slots at `floor` above it
@@ -183,7 +194,14 @@ mod start {
                 floor,
                 new_meta: ((salt + floor) & GEN_MASK) << GEN_SHIFT,
                 last_two: (salt.wrapping_sub(2) & GEN_MASK) << GEN_SHIFT,
+                quick_mask: RETIRE_MASK,
             }
+        }
+
+        /// The same, with a free-slot policy set or not: whether every removal takes the
+        /// slow path ([`quick_vacant_meta`](Start::quick_vacant_meta)).
+        pub(super) fn with_policy(self, policy: bool) -> Self {
+            Start { quick_mask: if policy { 0 } else { RETIRE_MASK }, ..self }
         }
 
         /// The meta word a slot of meta word `meta` gets when its value leaves: vacant,
@@ -194,9 +212,24 @@ mod start {
             // Bits 2.. of the difference are the generation less `salt - 2`, modulo
             // 2^30 (`last_two` has its low bits clear, so the flags do not borrow); it
             // is 0 or 1, bits 3.. all clear, exactly for those two ages.
-            let retires = meta.wrapping_sub(self.last_two) & !(FLAG_BITS | 1 << GEN_SHIFT) == 0;
+            let retires = meta.wrapping_sub(self.last_two) & RETIRE_MASK == 0;
             // Generation + 1 modulo 2^30: the carry out of bit 31 falls off.
             (!retires).then_some((meta & !FLAG_BITS).wrapping_add(1 << GEN_SHIFT))
+        }
+
+        /// As [`next_vacant_meta`](Start::next_vacant_meta), for a removal's fast path:
+        /// `None` also for every slot while a free-slot policy is set, so that the
+        /// caller's slow path applies it. The same instructions as the exact test, the
+        /// mask read from here instead of written in the code. `meta`'s flag bits are
+        /// `held`'s, which the caller knows: the next generation is then one addition
+        /// away (`meta + 4 - flags`), with no mask.
+        #[inline]
+        pub(super) fn quick_vacant_meta(self, meta: u32, held: Held) -> Option<u32> {
+            debug_assert_eq!(meta & FLAG_BITS, held.flags(), "the caller knows the flags");
+            let slow = meta.wrapping_sub(self.last_two) & self.quick_mask == 0;
+            // Equal to `(meta & !FLAG_BITS) + (1 << GEN_SHIFT)` modulo 2^32, since the
+            // flags are `held`'s; `held.flags() <= 3 < 4`, so the constant does not wrap.
+            (!slow).then_some(meta.wrapping_add((1 << GEN_SHIFT) - held.flags()))
         }
 
         #[inline]
@@ -218,12 +251,37 @@ mod start {
 
         /// Raises the floor to `floor` (at most `MAX_AGE`; never lowers it).
         pub(super) fn raise_floor(&mut self, floor: u32) {
-            *self = Start::new(self.salt, self.floor.max(floor));
+            *self = Start {
+                quick_mask: self.quick_mask,
+                ..Start::new(self.salt, self.floor.max(floor))
+            };
         }
     }
 }
 
 use start::Start;
+
+/// How a removed value was held, which its slot's flag bits say and the remover knows
+/// without reading them: through an owning handle (`OCCUPIED | OWNED`), or unowned,
+/// reached by a key (`OCCUPIED`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Held {
+    /// Owned by a branded pool's handle.
+    Owned,
+    /// Not owned: a key's removal (which never removes an owned value, L3).
+    Unowned,
+}
+
+impl Held {
+    /// The flag bits of the meta word of a slot whose value is held so.
+    #[inline]
+    const fn flags(self) -> u32 {
+        match self {
+            Held::Owned => OCCUPIED | OWNED,
+            Held::Unowned => OCCUPIED,
+        }
+    }
+}
 
 impl<T> Slots<T> {
     /// Empty storage with room for `capacity` values, generations starting at `salt`
@@ -551,18 +609,42 @@ impl<T> Slots<T> {
 
     // ----- removing ------------------------------------------------------------------------
 
-    /// Removes the value of occupied slot `index`, applying the free-slot policy.
+    /// Removes the value of occupied slot `index`, held as `held` says, applying the
+    /// free-slot policy.
     ///
     /// # Safety
     ///
-    /// Slot `index` is in bounds and occupied; if it is owned, the caller is its owner
-    /// (L3).
+    /// Slot `index` is in bounds and occupied, its flag bits are exactly `held`'s (owned
+    /// for [`Held::Owned`], not for [`Held::Unowned`]: a wrong `held` would leave a flag
+    /// set in a vacant slot's meta word, breaking L1), and if it is owned, the caller is
+    /// its owner (L3).
     #[inline]
-    pub(super) unsafe fn remove_unchecked(&mut self, index: u32) -> T {
+    pub(super) unsafe fn remove_unchecked(&mut self, index: u32, held: Held) -> T {
         // SAFETY: forwarded from the caller.
-        let value = unsafe { self.take(index) };
-        self.apply_max_free();
+        let (value, meta) = unsafe { self.take_value(index) };
+        if let Some(vacant) = self.start.quick_vacant_meta(meta, held) {
+            // SAFETY: in bounds (caller); its value was just taken.
+            unsafe { self.link_free(index, vacant) };
+        } else {
+            // SAFETY: as above.
+            unsafe { self.vacate_slow(index, meta) };
+        }
         value
+    }
+
+    /// A removal's slow path: the slot retires, or a free-slot policy is set (see
+    /// [`Start::quick_vacant_meta`]). Vacates the slot exactly as [`take`](Self::take)
+    /// does, then applies the policy.
+    ///
+    /// # Safety
+    ///
+    /// As [`vacate`](Self::vacate).
+    #[cold]
+    #[inline(never)]
+    unsafe fn vacate_slow(&mut self, index: u32, meta: u32) {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.vacate(index, meta) };
+        self.apply_max_free();
     }
 
     /// Removes the *unowned* value of `version` in slot `index`, if it is there.
@@ -571,9 +653,9 @@ impl<T> Slots<T> {
         // Occupied (K1), same version, and not owned.
         if self.contains_unowned(index, version) {
             // SAFETY: in bounds, occupied (the meta word equals the version, which has
-            // `OCCUPIED` set: K1) and not owned (the version has `OWNED` clear), so L3
-            // allows it.
-            Some(unsafe { self.remove_unchecked(index) })
+            // `OCCUPIED` set: K1) and not owned (the version has `OWNED` clear), so its
+            // flags are `Held::Unowned`'s and L3 allows it.
+            Some(unsafe { self.remove_unchecked(index, Held::Unowned) })
         } else {
             None
         }
@@ -586,31 +668,75 @@ impl<T> Slots<T> {
     /// Slot `index` is in bounds and occupied, and its owner (if any) agrees (L3).
     #[inline]
     unsafe fn take(&mut self, index: u32) -> T {
-        let i = index as usize;
-        // SAFETY: the caller guarantees an occupied, in-bounds slot; the value is read
-        // once and the slot marked vacant right below (keeping L1).
-        let slot = unsafe { self.entries.get_unchecked_mut(i) };
+        // SAFETY: forwarded from the caller.
+        let (value, meta) = unsafe { self.take_value(index) };
+        // SAFETY: in bounds (caller); its value was just taken.
+        unsafe { self.vacate(index, meta) };
+        value
+    }
+
+    /// Reads the value of slot `index` out, with the slot's meta word, and counts it
+    /// gone. The slot still says it is occupied: the caller vacates it next, before
+    /// anything else reads it ([`vacate`](Self::vacate) or [`link_free`](Self::link_free)).
+    ///
+    /// # Safety
+    ///
+    /// Slot `index` is in bounds and occupied, its owner (if any) agrees (L3), and the
+    /// caller vacates it before the storage is used again.
+    #[inline]
+    unsafe fn take_value(&mut self, index: u32) -> (T, u32) {
+        // SAFETY: the caller guarantees an occupied, in-bounds slot.
+        let slot = unsafe { self.entries.get_unchecked_mut(index as usize) };
         // SAFETY: L1: occupied slots hold an initialised value in `value`.
         let field = unsafe { &mut slot.body.value };
-        // SAFETY: the value is read once: the slot is marked vacant right below.
+        // SAFETY: the value is read once: the caller marks the slot vacant next (keeping
+        // L1).
         let value = unsafe { ManuallyDrop::take(field) };
         self.len -= 1;
-        if let Some(meta) = self.start.next_vacant_meta(slot.meta) {
-            slot.meta = meta;
-            slot.body = Body { next: self.free_head };
-            self.free_head = Link::to(index);
+        (value, slot.meta)
+    }
+
+    /// Marks slot `index`, whose value was taken and whose meta word was `meta`, vacant
+    /// one generation on and links it at the head of the free list, or retires it if no
+    /// generation is left to tell its next value from the last (L4).
+    ///
+    /// # Safety
+    ///
+    /// Slot `index` is in bounds and its value was taken ([`take_value`](Self::take_value)).
+    #[inline]
+    unsafe fn vacate(&mut self, index: u32, meta: u32) {
+        if let Some(vacant) = self.start.next_vacant_meta(meta) {
+            // SAFETY: forwarded from the caller.
+            unsafe { self.link_free(index, vacant) };
         } else {
-            // Retired: no generation is left to tell its next value from this one (L4).
-            slot.meta = (self.start.salt().wrapping_add(MAX_AGE) & GEN_MASK) << GEN_SHIFT;
+            let retired = self.retired_meta();
+            // SAFETY: in bounds (caller).
+            unsafe { self.entries.get_unchecked_mut(index as usize) }.meta = retired;
         }
-        value
+    }
+
+    /// Makes slot `index` vacant with meta word `vacant` and the head of the free list
+    /// (L2).
+    ///
+    /// # Safety
+    ///
+    /// Slot `index` is in bounds and holds no value (taken, or never filled), and
+    /// `vacant` is a vacant meta word of a generation after the slot's last value.
+    #[inline]
+    unsafe fn link_free(&mut self, index: u32, vacant: u32) {
+        let next = self.free_head;
+        // SAFETY: in bounds (caller).
+        let slot = unsafe { self.entries.get_unchecked_mut(index as usize) };
+        slot.meta = vacant;
+        slot.body = Body { next };
+        self.free_head = Link::to(index);
     }
 
     /// Applies the `max_free` policy after removals.
     ///
-    /// Only the test for a policy is inline (a removal's fast path, with no policy set,
-    /// is a compare and a branch); the policy itself is out of line, so that the
-    /// removal stays small enough for the compiler to inline into its caller.
+    /// Only the test for a policy is inline; the policy itself is out of line. A single
+    /// removal does not come here on its fast path: with a policy set, every removal
+    /// takes the slow path ([`vacate_slow`](Self::vacate_slow)), which does.
     #[inline]
     fn apply_max_free(&mut self) {
         if let Some(max_free) = self.max_free {
@@ -788,6 +914,7 @@ impl<T> Slots<T> {
     /// Sets the free-slot policy (see `Pool::set_max_free`).
     pub(super) fn set_max_free(&mut self, max_free: Option<usize>) {
         self.max_free = max_free;
+        self.start = self.start.with_policy(max_free.is_some());
     }
 
     /// Threads the free list anew through every vacant, unretired slot, lowest index first.
@@ -1327,17 +1454,20 @@ impl<T> Vacant<'_, T> {
         let owned = if owned { OWNED } else { 0 };
         let storage = self.slots;
         let i = self.index as usize;
-        let meta = if self.at_end {
+        // The slot's vacant meta word: its flag bits are clear (L1), so the value's
+        // version is that word with `OCCUPIED` set, and its meta word that with `owned`.
+        let vacant = if self.at_end {
             debug_assert_eq!(i, storage.entries.len(), "V1: a new slot at the end");
-            let meta = storage.start.new_meta() | OCCUPIED | owned;
+            let vacant = storage.start.new_meta();
             debug_assert!(i < storage.entries.capacity(), "V1: room");
             // SAFETY: V1: element `i == len` is allocated.
             let slot = unsafe { storage.entries.as_mut_ptr().add(i) };
+            let meta = vacant | OCCUPIED | owned;
             // SAFETY: in bounds of the allocation, aligned, not yet initialised.
             unsafe { slot.write(Slot { meta, body: Body { value: ManuallyDrop::new(value) } }) };
             // SAFETY: element `i` was initialised just above.
             unsafe { storage.entries.set_len(i + 1) };
-            meta
+            vacant
         } else {
             // SAFETY: V1 and L2: `i` is the free-list head, an in-bounds vacant slot.
             let slot = unsafe { storage.entries.get_unchecked_mut(i) };
@@ -1345,11 +1475,15 @@ impl<T> Vacant<'_, T> {
             storage.free_head = unsafe { slot.body.next };
             // A vacant slot holds no value: overwriting it drops nothing.
             slot.body = Body { value: ManuallyDrop::new(value) };
-            slot.meta |= OCCUPIED | owned;
-            slot.meta
+            let vacant = slot.meta;
+            slot.meta = vacant | OCCUPIED | owned;
+            vacant
         };
+        debug_assert_eq!(vacant & (OCCUPIED | OWNED), 0, "L1: a vacant slot's flags are clear");
         storage.len += 1;
-        (self.index, Version::of_meta(meta))
+        // SAFETY: `vacant` has both flag bits clear (L1: a vacant slot's meta word, or a
+        // new slot's, `Start::new_meta`), so with `OCCUPIED` set it keeps K1.
+        (self.index, unsafe { Version::of_clean_meta(vacant | OCCUPIED) })
     }
 }
 
@@ -1475,6 +1609,17 @@ mod tests {
                             expected,
                             "salt {salt} meta {meta}"
                         );
+                        // The fast path's addition agrees for the flags a remover knows;
+                        // with a policy set it always defers to the slow path.
+                        for held in [Held::Owned, Held::Unowned] {
+                            if flags == held.flags() {
+                                assert_eq!(start.quick_vacant_meta(meta, held), expected);
+                                let policy = start.with_policy(true);
+                                assert_eq!(policy.quick_vacant_meta(meta, held), None);
+                                let lifted = policy.with_policy(false);
+                                assert_eq!(lifted.quick_vacant_meta(meta, held), expected);
+                            }
+                        }
                     }
                 }
             }

@@ -58,6 +58,26 @@ impl Version {
         }
     }
 
+    /// The version a slot's meta word `meta` spells as it is, unmasked: for a meta word
+    /// the caller built with `OCCUPIED` set on a vacant slot's word (flags clear), where
+    /// [`of_meta`](Version::of_meta)'s mask would cost an instruction on an insert.
+    ///
+    /// # Safety
+    ///
+    /// `meta` has `OCCUPIED` set and `OWNED` clear (K1): a version with `OWNED` set would
+    /// match an owned slot in [`names_unowned`](Version::names_unowned), and let a key
+    /// remove a value a handle owns.
+    #[inline]
+    #[must_use]
+    pub(super) unsafe fn of_clean_meta(meta: u32) -> Version {
+        debug_assert!(meta & FLAGS == OCCUPIED, "K1: occupied and not owned");
+        match NonZeroU32::new(meta) {
+            Some(bits) => Version(bits),
+            // Bit 0 is set (the caller's guarantee).
+            None => unreachable!(),
+        }
+    }
+
     /// Parses a version that came from outside: `None` unless `bits` has `OCCUPIED` set
     /// and `OWNED` clear (K1), the only patterns a pool ever gives its keys.
     #[inline]

@@ -203,6 +203,29 @@ fn the_max_free_policy_gives_memory_back() {
 }
 
 #[test]
+fn the_max_free_policy_applies_to_handle_removals_and_can_be_lifted() {
+    Pool::with(|mut pool| {
+        pool.set_max_free(Some(4));
+        let handles: Vec<_> = (0..1000).map(|i| pool.insert(i)).collect();
+        let sum: u64 = handles.into_iter().rev().map(|h| pool.remove(h)).sum();
+        assert_eq!(sum, 999 * 1000 / 2);
+        assert!(pool.stats().free <= 8, "{:?}", pool.stats());
+        // Without the policy, removals keep every free slot again.
+        pool.set_max_free(None);
+        let handles: Vec<_> = (0..100).map(|i| pool.insert(i)).collect();
+        let free_before = pool.stats().free;
+        for h in handles {
+            pool.remove(h);
+        }
+        assert_eq!(pool.stats().free, free_before + 100, "{:?}", pool.stats());
+        // And the slots given back are reused, generations checked.
+        let k = pool.insert_keyed(7);
+        assert_eq!(pool.remove_key(k), Some(7));
+        assert_eq!(pool.get_key(k), None);
+    });
+}
+
+#[test]
 fn reserve_and_with_capacity_make_room() {
     Pool::<u64>::with_capacity(64, |mut pool| {
         assert!(pool.capacity() >= 64);
