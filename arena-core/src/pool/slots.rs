@@ -451,47 +451,36 @@ impl<T> Slots<T> {
     /// The unowned value of `version` in slot `index`, if it is still there.
     #[inline]
     pub(super) fn get_unowned(&self, index: u32, version: Version) -> Option<&T> {
-        if self.contains_unowned(index, version) {
-            // SAFETY: the slot is in bounds and its meta word equals the version, which
-            // has `OCCUPIED` set (K1): the slot is occupied, so L1 gives a `T`.
-            Some(unsafe { self.get_unchecked(index) })
-        } else {
-            None
-        }
+        let slot = self.entries.get(index as usize)?;
+        // SAFETY: the slot's meta word equals the version, which has `OCCUPIED` set
+        // (K1): the slot is occupied, so L1 gives a `T`.
+        version.names_unowned(slot.meta).then(|| unsafe { &*slot.body.value })
     }
 
     /// The unowned value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
     pub(super) fn get_unowned_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
-        if self.contains_unowned(index, version) {
-            // SAFETY: as in `get_unowned`.
-            Some(unsafe { self.get_unchecked_mut(index) })
-        } else {
-            None
-        }
+        let slot = self.entries.get_mut(index as usize)?;
+        // SAFETY: as in `get_unowned`; `&mut self` makes the access exclusive.
+        version.names_unowned(slot.meta).then(|| unsafe { &mut *slot.body.value })
     }
 
-    /// The value of `version` in slot `index`, if it is still there.
+    /// The value of `version` in slot `index`, if it is still there. One lookup of the
+    /// slot serves the version's test and the value's address.
     #[inline]
     pub(super) fn get(&self, index: u32, version: Version) -> Option<&T> {
-        if self.contains(index, version) {
-            // SAFETY: the slot is in bounds and its meta word, owned bit aside, equals the
-            // version, which has `OCCUPIED` set (K1): occupied, so L1 gives a `T`.
-            Some(unsafe { self.get_unchecked(index) })
-        } else {
-            None
-        }
+        let slot = self.entries.get(index as usize)?;
+        // SAFETY: the slot's meta word, owned bit aside, equals the version, which has
+        // `OCCUPIED` set (K1): the slot is occupied, so L1 gives a `T`.
+        version.names(slot.meta).then(|| unsafe { &*slot.body.value })
     }
 
     /// The value of `version` in slot `index`, mutably, if it is still there.
     #[inline]
     pub(super) fn get_mut(&mut self, index: u32, version: Version) -> Option<&mut T> {
-        if self.contains(index, version) {
-            // SAFETY: as in `get`.
-            Some(unsafe { self.get_unchecked_mut(index) })
-        } else {
-            None
-        }
+        let slot = self.entries.get_mut(index as usize)?;
+        // SAFETY: as in `get`; `&mut self` makes the access exclusive.
+        version.names(slot.meta).then(|| unsafe { &mut *slot.body.value })
     }
 
     /// The value in slot `index`, unchecked.
