@@ -4,6 +4,10 @@ use std::path::PathBuf;
 
 /// What `cargo run --release -- [OPTIONS]` asked for.
 #[derive(Debug, Clone, PartialEq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of the command line, each its own option"
+)]
 pub struct Options {
     /// Smaller sizes and fewer runs: the whole report in a few seconds.
     pub quick: bool,
@@ -27,6 +31,9 @@ pub struct Options {
     /// Whether a single-thread table's children are pinned to one CPU (`--no-pin`
     /// turns it off).
     pub pin: bool,
+    /// Whether each sample runs at a freshly moved heap and stack (`--no-shift` turns it
+    /// off).
+    pub shift: bool,
 }
 
 /// How the report splits its measurements over child processes.
@@ -50,6 +57,9 @@ pub struct ServeTask {
     pub contender: Option<usize>,
     /// The CPU the child pins itself to before it warms up, if any.
     pub cpu: Option<usize>,
+    /// Whether each sample runs with the heap and stack moved by a fresh amount
+    /// ([`super::child::Layout`]).
+    pub shift: bool,
 }
 
 /// `--help`'s text.
@@ -73,6 +83,9 @@ OPTIONS:
                     (default 3; at most one per round)
     --no-pin        leave single-thread tables' child processes unpinned (by default each is
                     pinned to the last CPU the report may use; Linux only)
+    --no-shift      time every sample at the child's one memory layout (by default each sample
+                    runs with the heap and the stack moved by a fresh amount, so a layout that
+                    favours one row is drawn again every round instead of once per process)
     --instructions  also count instructions per operation under callgrind (needs valgrind on the PATH;
                     takes minutes): every single-thread table, each contender at two sizes
     --out DIR       where report.svg and report.json go (default target/report)
@@ -87,7 +100,8 @@ OPTIONS:
 Each contender runs in a child process of its own, once to warm up (its checksum must equal
 the first contender's: a mismatch is an error, not a row), then in rounds: each round times
 one sample of every contender, in a rotating order, so a slow moment of the machine hits every
-row alike. A row's time is the median of its rounds, with the interquartile range; a ratio is
+row alike, and at a memory layout moved afresh (heap and stack), so a layout that favours
+one row is drawn again every round. A row's time is the median of its rounds, with the interquartile range; a ratio is
 the median of the per-round ratios of two rows, with theirs. A verdict says ahead or behind
 only where the ratio's interquartile range lies wholly on one side of 1 and its median is
 more than 2 % away; otherwise the rows are level. `peak` and `held` are the bytes a contender
@@ -141,6 +155,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         scale: 1,
         isolate: Isolation::Contender,
         pin: true,
+        shift: true,
     };
     let mut args = args.into_iter().peekable();
     if args.peek().is_some_and(|a| a == "--serve") {
@@ -181,6 +196,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--epochs" => options.epochs = positive("--epochs", &value("--epochs")?)?,
             "--instructions" => options.instructions = true,
             "--no-pin" => options.pin = false,
+            "--no-shift" => options.shift = false,
             "--scale" => options.scale = positive("--scale", &value("--scale")?)?,
             "--out" => options.out = PathBuf::from(value("--out")?),
             "--isolate" => {
@@ -214,7 +230,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
 /// `--contender`.
 fn parse_serve(mut args: impl Iterator<Item = String>) -> Result<ServeTask, String> {
     let id = args.next().ok_or("--serve needs a workload id")?;
-    let mut task = ServeTask { id, size: 0, contender: None, cpu: None };
+    let mut task = ServeTask { id, size: 0, contender: None, cpu: None, shift: false };
     while let Some(arg) = args.next() {
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
@@ -225,6 +241,13 @@ fn parse_serve(mut args: impl Iterator<Item = String>) -> Result<ServeTask, Stri
                         .parse()
                         .map_err(|_| format!("--cpu takes a CPU number, not `{value}`"))?,
                 );
+            }
+            "--shift" => {
+                task.shift = match value.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("--shift takes `on` or `off`, not `{value}`")),
+                };
             }
             "--contender" => {
                 task.contender = Some(
@@ -256,6 +279,9 @@ pub fn serve_args(task: &ServeTask) -> Vec<String> {
     }
     if let Some(cpu) = task.cpu {
         args.extend([String::from("--cpu"), cpu.to_string()]);
+    }
+    if task.shift {
+        args.extend([String::from("--shift"), String::from("on")]);
     }
     args
 }
@@ -336,9 +362,13 @@ mod tests {
     fn a_serve_task_round_trips_through_its_arguments() {
         for (contender, cpu) in [(None, None), (Some(3), None), (None, Some(1)), (Some(0), Some(0))]
         {
-            let task = ServeTask { id: String::from("W6-1M"), size: 100, contender, cpu };
-            assert_eq!(parse(serve_args(&task)), Ok(Command::Serve(task)));
+            for shift in [false, true] {
+                let task =
+                    ServeTask { id: String::from("W6-1M"), size: 100, contender, cpu, shift };
+                assert_eq!(parse(serve_args(&task)), Ok(Command::Serve(task)));
+            }
         }
+        assert!(parse_strs(&["--serve", "W1", "--shift", "yes"]).unwrap_err().contains("`yes`"));
         assert!(parse_strs(&["--serve", "W1", "--cpu", "one"]).unwrap_err().contains("`one`"));
         assert!(parse_strs(&["--serve"]).unwrap_err().contains("workload id"));
         assert!(parse_strs(&["--serve", "W1"]).unwrap_err().contains("--size"));

@@ -666,6 +666,7 @@ mod tests {
             pid: 1,
             isolate: "contender",
             pinned_cpu: None,
+            shifted: true,
             versions: std::collections::BTreeMap::new(),
             workloads,
         }

@@ -32,6 +32,72 @@ pub const SAMPLE: f64 = 0.002;
 /// one stretch does not reach the sample.
 pub const STRETCHES: usize = 3;
 
+/// Where a sample's memory lands: before each sample the child moves its heap and its
+/// stack by a fresh amount ([`Layout`]), so that the cache sets, page offsets and 4 KiB
+/// aliasing a process's addresses happen to give one contender are drawn again every
+/// round instead of once per process (the randomisation of Curtsinger and Berger's
+/// Stabilizer, 2013, in the two places a report can reach without a custom linker).
+/// A layout that makes a row a few percent slower for a whole process then shows as
+/// spread between rounds, which the paired ratios' median sees through, instead of as a
+/// difference between two runs.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    state: u64,
+}
+
+impl Layout {
+    /// The largest heap shift, in bytes: 64 KiB, beyond the L1 and L2 set-index bits of
+    /// 4 KiB pages' worth of lines.
+    pub const MAX_HEAP: usize = 64 << 10;
+    /// The largest stack shift, in frames of [`FRAME`](Self::FRAME) bytes: past 4 KiB.
+    pub const MAX_FRAMES: usize = 72;
+    /// The bytes a stack frame of [`on_shifted_stack`] holds at least.
+    pub const FRAME: usize = 64;
+
+    /// A sequence of layouts starting from `seed` (any value; 0 is made non-zero).
+    #[must_use]
+    pub fn new(seed: u64) -> Layout {
+        Layout { state: seed | 1 }
+    }
+
+    /// The next sample's shifts: heap bytes (a multiple of 64 below `MAX_HEAP`) and stack
+    /// frames (below `MAX_FRAMES`).
+    #[expect(clippy::cast_possible_truncation, reason = "values reduced below 2^16")]
+    pub fn next_shift(&mut self) -> (usize, usize) {
+        // xorshift64
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        let heap = (self.state % (Self::MAX_HEAP / 64) as u64) as usize * 64;
+        let frames = ((self.state >> 32) % Self::MAX_FRAMES as u64) as usize;
+        (heap, frames)
+    }
+
+    /// Runs `f` with the heap and stack moved by the next shift: a block of the heap shift's
+    /// size is held while `f` runs (so `f`'s allocations land past it), and `f` runs that
+    /// many frames deeper on the stack.
+    pub fn run<R>(&mut self, f: &mut dyn FnMut() -> R) -> R {
+        let (heap, frames) = self.next_shift();
+        let pad: Vec<u8> = Vec::with_capacity(heap);
+        let result = on_shifted_stack(frames, f);
+        drop(std::hint::black_box(pad));
+        result
+    }
+}
+
+/// Calls `f` `frames` frames deeper than this call, each frame holding
+/// [`Layout::FRAME`] bytes that stay live across the call (so the calls are not a loop).
+#[inline(never)]
+fn on_shifted_stack<R>(frames: usize, f: &mut dyn FnMut() -> R) -> R {
+    if frames == 0 {
+        return f();
+    }
+    let pad = std::hint::black_box([0_u8; Layout::FRAME]);
+    let result = on_shifted_stack(frames - 1, f);
+    std::hint::black_box(&pad);
+    result
+}
+
 /// What a serving child says once its contenders are warm: its process id, one
 /// [`Warm`] per contender it hosts, and what the probed ones hold (W6).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -137,6 +203,7 @@ pub fn serve(
     let line = serde_json::to_string(&ready).map_err(|e| e.to_string())?;
     let write_err = |e: std::io::Error| format!("cannot answer the report: {e}");
     writeln!(output, "{line}").and_then(|()| output.flush()).map_err(write_err)?;
+    let mut layout = Layout::new(u64::from(std::process::id()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     for request in input.lines() {
         let request = request.map_err(|e| format!("cannot read a request: {e}"))?;
         let request = request.trim();
@@ -150,11 +217,14 @@ pub fn serve(
             .ok_or_else(|| format!("{}: not a request: `{request}`", task.id))?;
         // A run longer than a stretch is its own sample: disturbances average out within it.
         let stretches = if repeats[index] > 1 { STRETCHES } else { 1 };
+        let mut sample = || {
+            (0..stretches)
+                .map(|_| time_runs(contenders[index].run, task.size, repeats[index]))
+                .fold(f64::INFINITY, f64::min)
+        };
         #[expect(clippy::cast_precision_loss, reason = "repeat counts are small")]
-        let seconds = (0..stretches)
-            .map(|_| time_runs(contenders[index].run, task.size, repeats[index]))
-            .fold(f64::INFINITY, f64::min)
-            / repeats[index] as f64;
+        let seconds =
+            if task.shift { layout.run(&mut sample) } else { sample() } / repeats[index] as f64;
         writeln!(output, "{seconds:e}").and_then(|()| output.flush()).map_err(write_err)?;
     }
     Ok(())
@@ -213,7 +283,7 @@ mod tests {
     use super::*;
 
     fn task(id: &str, contender: Option<usize>) -> ServeTask {
-        ServeTask { id: id.to_owned(), size: 10, contender, cpu: None }
+        ServeTask { id: id.to_owned(), size: 10, contender, cpu: None, shift: true }
     }
 
     /// Serves `requests` for `task` in this process; what it printed.
@@ -255,6 +325,32 @@ mod tests {
         let error = served(&task("W1", Some(0)), "sample 1\n").unwrap_err();
         assert!(error.contains("W1: not a request: `sample 1`"), "{error}");
         assert!(served(&task("W1", Some(0)), "bogus\n").unwrap_err().contains("`bogus`"));
+    }
+
+    #[test]
+    fn layouts_move_the_heap_and_the_stack_within_their_bounds() {
+        let mut layout = Layout::new(7);
+        let shifts: Vec<(usize, usize)> = (0..200).map(|_| layout.next_shift()).collect();
+        assert!(
+            shifts
+                .iter()
+                .all(|&(h, f)| h < Layout::MAX_HEAP && h % 64 == 0 && f < Layout::MAX_FRAMES)
+        );
+        let heaps: std::collections::BTreeSet<usize> = shifts.iter().map(|s| s.0).collect();
+        let frames: std::collections::BTreeSet<usize> = shifts.iter().map(|s| s.1).collect();
+        assert!(heaps.len() > 150 && frames.len() > 50, "the shifts vary");
+        // Deeper frames put the callee's locals lower on the stack, by a frame's bytes
+        // each at least.
+        let depth_of = |frames: usize| {
+            on_shifted_stack(frames, &mut || {
+                let local = 0_u8;
+                std::hint::black_box(&raw const local) as usize
+            })
+        };
+        let (shallow, deep) = (depth_of(0), depth_of(40));
+        assert!(shallow - deep >= 40 * Layout::FRAME, "{shallow:#x} {deep:#x}");
+        let mut layout = Layout::new(0);
+        assert_eq!(layout.run(&mut || 41 + 1), 42);
     }
 
     #[test]

@@ -122,6 +122,8 @@ pub struct Report {
     pub isolate: &'static str,
     /// The CPU every single-thread table's children were pinned to, if they were.
     pub pinned_cpu: Option<usize>,
+    /// Whether each sample ran at a freshly moved heap and stack (`--no-shift`: not).
+    pub shifted: bool,
     /// Each peer crate and its version, from `Cargo.lock`.
     pub versions: BTreeMap<&'static str, &'static str>,
     /// Every workload measured.
@@ -352,6 +354,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
             Isolation::Contender => "contender",
         },
         pinned_cpu: if options.pin { affinity::allowed().last().copied() } else { None },
+        shifted: options.shift,
         versions: versions::PEER_VERSIONS.iter().copied().collect(),
         workloads: Vec::new(),
     };
@@ -360,6 +363,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         seconds: options.seconds,
         max_rounds: 400,
         epochs: options.epochs,
+        shift: options.shift,
     };
     println!("{}", versions::line());
     if let Some(cpu) = report.pinned_cpu {

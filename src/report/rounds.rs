@@ -39,6 +39,9 @@ pub struct Plan {
     /// few percent faster or slower for that process's whole life; fresh processes put
     /// that difference into the spread instead of into the verdict.
     pub epochs: usize,
+    /// Whether each sample runs at a freshly moved heap and stack
+    /// ([`child::Layout`]).
+    pub shift: bool,
 }
 
 /// The order round `round` asks `n` contenders in: a rotation of `0..n` that starts one
@@ -190,10 +193,22 @@ pub fn measure(
     let n = workload.contenders.len();
     let tasks: Vec<ServeTask> = match isolate {
         Isolation::Workload => {
-            vec![ServeTask { id: workload.id.to_owned(), size, contender: None, cpu }]
+            vec![ServeTask {
+                id: workload.id.to_owned(),
+                size,
+                contender: None,
+                cpu,
+                shift: plan.shift,
+            }]
         }
         Isolation::Contender => (0..n)
-            .map(|i| ServeTask { id: workload.id.to_owned(), size, contender: Some(i), cpu })
+            .map(|i| ServeTask {
+                id: workload.id.to_owned(),
+                size,
+                contender: Some(i),
+                cpu,
+                shift: plan.shift,
+            })
             .collect(),
     };
     let epochs = plan.epochs.clamp(1, plan.min_rounds.max(1));
