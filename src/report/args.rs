@@ -104,7 +104,7 @@ row alike, and at a memory layout moved afresh (heap and stack), so a layout tha
 one row is drawn again every round. A row's time is the median of its rounds, with the interquartile range; a ratio is
 the median of the per-round ratios of two rows, with theirs. A verdict says ahead or behind
 only where the ratio's interquartile range lies wholly on one side of 1 and its median is
-more than 2 % away; otherwise the rows are level. `peak` and `held` are the bytes a contender
+more than 5 % away; otherwise the rows are level. `peak` and `held` are the bytes a contender
 took at most and still held after its warm-up run, counted by the report's own global
 allocator. W6 also prints each string's capacity and the bytes its allocator holds; the -2t
 tables run two jobs on one thread, then on two.";

@@ -17,9 +17,11 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 /// How far from 1 a median paired ratio must be to be more than a tie, whatever its
-/// spread: differences of 2 % or less are below what a shared machine reproduces from
-/// one run to the next.
-pub const TIE: f64 = 0.02;
+/// spread: differences of 5 % or less are below what a shared machine reproduces from
+/// one run to the next (two runs of one binary on the report's 2-vCPU VM moved a tenth
+/// of the single-thread rows by more than that; BENCHMARKS.md), so the report does not
+/// claim them. Instruction counts (`--instructions`) tell such small differences apart.
+pub const TIE: f64 = 0.05;
 
 /// The value at quantile `q` (0 to 1) of `sorted` (ascending, not empty), interpolated
 /// linearly between the two nearest samples.
@@ -250,9 +252,9 @@ mod tests {
 
     #[test]
     fn a_small_steady_difference_is_level() {
-        // 1 % faster every round: real, but below what another run would reproduce.
+        // 4 % faster every round: real, but below what another run would reproduce.
         let own = vec![1.0; 9];
-        let ours = rounds(9.9, &own, &own);
+        let ours = rounds(9.6, &own, &own);
         let peer = rounds(10.0, &own, &own);
         let v = Verdict::new(("ours", &ours), ("peer", &peer));
         assert_eq!(v.standing, Standing::Level, "{}", v.words());
