@@ -3,8 +3,11 @@
 //! The report's claims are its verdicts (ahead, level, behind) and its ratios. Two runs
 //! of the same binary on the same machine should agree on all of them; this reads two
 //! `report.json` files and lists every table whose verdict changed or whose verdict
-//! ratio moved by more than [`TOLERANCE`], and every row whose ratio to its table's
-//! fastest moved by more than that. `scripts/report-stability.sh` runs the report twice
+//! ratio moved by more than [`TOLERANCE`], and every row whose paired ratio to its
+//! table's reference row moved by more than that. The reference is the first run's
+//! fastest row (of the row's thread count, in a threaded table: [`super::thread_groups`]),
+//! the same row in both runs, so that two runs whose fastest rows trade places by a
+//! percent do not count every other row as moved. `scripts/report-stability.sh` runs the report twice
 //! and calls it.
 
 use std::fmt::Write;
@@ -12,16 +15,45 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::stats::{Spread, Verdict};
+use super::stats::{Spread, Verdict, paired};
 
 /// How far a ratio may move between two runs and still count as the same (5 %).
 pub const TOLERANCE: f64 = 0.05;
 
-/// The part of a saved row a comparison reads.
+/// The part of a saved row a comparison reads. `rounds` and `ns_per_op` are absent from
+/// runs saved before rows kept their rounds: those compare `vs_fastest`.
 #[derive(Debug, Deserialize)]
 struct SavedRow {
     contender: String,
     vs_fastest: Spread,
+    #[serde(default)]
+    ns_per_op: f64,
+    #[serde(default)]
+    rounds: Vec<f64>,
+}
+
+/// The reference row of each row of `rows` (by index): the fastest of its thread group.
+fn references(rows: &[SavedRow]) -> Vec<usize> {
+    let names: Vec<&str> = rows.iter().map(|r| r.contender.as_str()).collect();
+    let groups = super::thread_groups(&names);
+    (0..rows.len())
+        .map(|i| {
+            (0..rows.len())
+                .filter(|&j| groups[j] == groups[i])
+                .min_by(|&a, &b| rows[a].ns_per_op.total_cmp(&rows[b].ns_per_op))
+                .unwrap_or(i)
+        })
+        .collect()
+}
+
+/// Row `row`'s ratio to row `reference` of the same run: the median of their paired
+/// rounds, or the saved ratio to the fastest where the rounds were not saved.
+fn ratio(row: &SavedRow, reference: &SavedRow) -> f64 {
+    if row.rounds.is_empty() || row.rounds.len() != reference.rounds.len() {
+        row.vs_fastest.median
+    } else {
+        paired(&row.rounds, &reference.rounds).median
+    }
 }
 
 /// The part of a saved table a comparison reads.
@@ -70,15 +102,22 @@ pub fn compare(a: &str, b: &str) -> Result<String, String> {
                 );
             }
         }
-        for ra in &ta.rows {
-            let Some(rb) = tb.rows.iter().find(|r| r.contender == ra.contender) else { continue };
+        let refs = references(&ta.rows);
+        let find = |name: &str| tb.rows.iter().find(|r| r.contender == name);
+        for (ra, &k) in ta.rows.iter().zip(&refs) {
+            let reference = &ta.rows[k];
+            let (Some(rb), Some(reference_b)) = (find(&ra.contender), find(&reference.contender))
+            else {
+                continue;
+            };
             rows += 1;
-            if moved(ra.vs_fastest.median, rb.vs_fastest.median) > TOLERANCE {
+            let (x, y) = (ratio(ra, reference), ratio(rb, reference_b));
+            if moved(x, y) > TOLERANCE {
                 ratios += 1;
                 let _ = writeln!(
                     out,
-                    "  {:<7} {:<40} {:.2}x -> {:.2}x the fastest",
-                    ta.id, ra.contender, ra.vs_fastest.median, rb.vs_fastest.median
+                    "  {:<7} {:<40} {x:.2}x -> {y:.2}x {}",
+                    ta.id, ra.contender, reference.contender
                 );
             }
         }
@@ -142,6 +181,40 @@ mod tests {
         // A ratio that moved 4 % is the same ratio.
         let c = run("ahead", 0.83, &[("arena-kit Pool", 1.0), ("slab Slab", 1.3)]);
         assert!(compare(&a, &c).unwrap().contains("0 verdicts changed, 0 ratios moved"));
+    }
+
+    /// A table of rows with per-round times (`name`, rounds).
+    fn run_with_rounds(rows: &[(&str, &[f64])]) -> String {
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|(name, rounds)| {
+                let ns = Spread::of(rounds).median;
+                let list: Vec<String> = rounds.iter().map(f64::to_string).collect();
+                format!(
+                    r#"{{"contender":"{name}","vs_fastest":{{"median":1,"q1":1,"q3":1}},"ns_per_op":{ns},"rounds":[{}]}}"#,
+                    list.join(",")
+                )
+            })
+            .collect();
+        format!(r#"{{"workloads":[{{"id":"W4","rows":[{}],"verdict":null}}]}}"#, rows.join(","))
+    }
+
+    #[test]
+    fn rows_are_compared_with_the_first_runs_fastest_row_round_by_round() {
+        // The two fastest rows trade places by 1 %, and the second run is twice as slow:
+        // every paired ratio is the same, so nothing moved.
+        let a = run_with_rounds(&[("a", &[1.0, 1.0, 1.0]), ("b", &[1.01; 3]), ("c", &[2.0; 3])]);
+        let b = run_with_rounds(&[("a", &[2.02; 3]), ("b", &[2.0; 3]), ("c", &[4.04; 3])]);
+        let report = compare(&a, &b).unwrap();
+        assert!(
+            report.contains("3 rows in both runs: 0 verdicts changed, 0 ratios moved"),
+            "{report}"
+        );
+        // Row c moves 10 % against a, the first run's fastest: named with it.
+        let c = run_with_rounds(&[("a", &[1.0; 3]), ("b", &[1.01; 3]), ("c", &[2.2; 3])]);
+        let report = compare(&a, &c).unwrap();
+        assert!(report.contains("  W4      c ") && report.contains("2.00x -> 2.20x a"), "{report}");
+        assert!(report.contains("0 verdicts changed, 1 ratios moved"), "{report}");
     }
 
     #[test]
