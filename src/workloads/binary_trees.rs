@@ -7,6 +7,9 @@
 //! borrows its children from the same scope, which the lifetime rules allow because a
 //! `Copy` value has no destructor to run in the wrong order.
 
+use std::marker::PhantomData;
+use std::mem::MaybeUninit;
+
 use arena_kit::{Arena, BlockPool, Scope};
 
 use allocator_api2::boxed::Box as ApiBox;
@@ -27,6 +30,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "bumpalo Bump::reset per tree", run: bumpalo_reset },
     Contender { name: "bump-scope Bump::reset per tree", run: bump_scope_reset },
     Contender { name: "typed-arena Arena per tree", run: typed_arena_per_tree },
+    Contender { name: "limit: one reserved buffer per phase", run: limit_reserved },
 ];
 
 /// The depths and tree counts of the short-lived phase.
@@ -201,6 +205,79 @@ pub fn typed_arena_per_tree(max_depth: usize) -> u64 {
         for _ in 0..trees {
             let arena = typed_arena::Arena::new();
             sum += check_bump(build_typed(&arena, depth));
+        }
+    }
+    sum
+}
+
+/// A bump over a buffer reserved up front: each node takes the next place, with no
+/// block to check or chain: a pointer and its end, as a C programmer would write it.
+struct SliceBump<'a> {
+    next: *mut BumpNode<'a>,
+    end: *mut BumpNode<'a>,
+    /// The buffer, borrowed exclusively for `'a` (its places are handed out as `&'a`).
+    buffer: PhantomData<&'a mut [MaybeUninit<BumpNode<'a>>]>,
+}
+
+impl<'a> SliceBump<'a> {
+    fn new(buffer: &'a mut [MaybeUninit<BumpNode<'a>>]) -> Self {
+        let range = buffer.as_mut_ptr_range();
+        SliceBump { next: range.start.cast(), end: range.end.cast(), buffer: PhantomData }
+    }
+
+    #[inline]
+    fn alloc(&mut self, node: BumpNode<'a>) -> &'a BumpNode<'a> {
+        assert!(self.next != self.end, "the buffer holds the tree");
+        let place = self.next;
+        // SAFETY: `place` is below `end`, so within the buffer (or one past its last
+        // place after the add, which `end` is).
+        self.next = unsafe { place.add(1) };
+        // SAFETY: `place` is in the buffer, which this bump borrows exclusively for `'a`,
+        // and each place is handed out once: writing it aliases nothing.
+        unsafe { place.write(node) };
+        // SAFETY: as above, and the place was just written; lending it for `'a` is the
+        // place's one use (`BumpNode` is `Copy`: nothing is left to drop).
+        unsafe { &*place }
+    }
+}
+
+fn build_slice<'a>(bump: &mut SliceBump<'a>, depth: usize) -> &'a BumpNode<'a> {
+    let children =
+        (depth > 0).then(|| (build_slice(bump, depth - 1), build_slice(bump, depth - 1)));
+    bump.alloc(BumpNode { children })
+}
+
+/// Memory for nodes of any lifetime: a [`BumpNode`] is two references or none, which is
+/// two words.
+type RawNode = MaybeUninit<[usize; 2]>;
+
+/// `raw` as places for nodes that live as long as this borrow of it.
+fn as_nodes(raw: &mut [RawNode]) -> &mut [MaybeUninit<BumpNode<'_>>] {
+    const {
+        assert!(size_of::<BumpNode<'_>>() == size_of::<RawNode>());
+        assert!(align_of::<BumpNode<'_>>() == align_of::<RawNode>());
+    }
+    // SAFETY: the two element types have the same size and alignment (checked above)
+    // and every bit pattern is a valid `MaybeUninit`; the new slice has the same length
+    // and borrows `raw` exclusively for as long as it lives.
+    unsafe { std::slice::from_raw_parts_mut(raw.as_mut_ptr().cast(), raw.len()) }
+}
+
+/// The limit: the long-lived tree in a buffer of exactly its nodes, each short-lived tree
+/// in one buffer of the largest tree's nodes, reserved once and taken again by every tree
+/// (a fresh borrow of the same buffer per tree: nothing to reset or free).
+#[must_use]
+pub fn limit_reserved(max_depth: usize) -> u64 {
+    let nodes = |d: usize| (1_usize << (d + 1)) - 1;
+    let mut long_lived = vec![RawNode::uninit(); nodes(max_depth)];
+    let mut bump = SliceBump::new(as_nodes(&mut long_lived));
+    let mut sum = check_bump(build_slice(&mut bump, max_depth));
+    let largest = rounds(max_depth).map(|(d, _)| nodes(d)).max().unwrap_or(0);
+    let mut buffer = vec![RawNode::uninit(); largest];
+    for (depth, trees) in rounds(max_depth) {
+        for _ in 0..trees {
+            let mut bump = SliceBump::new(as_nodes(&mut buffer));
+            sum += check_bump(build_slice(&mut bump, depth));
         }
     }
     sum

@@ -448,6 +448,7 @@ pub const RETAIN_CONTENDERS: &[Contender] = &[
     Contender { name: "Vec<Particle>::retain", run: retain_vec },
     Contender { name: "soa_derive ParticleVec::retain", run: retain_soa_derive },
     Contender { name: "slotmap DenseSlotMap::retain", run: retain_dense_slotmap },
+    Contender { name: "limit: each dead particle replaced in place", run: retain_limit },
 ];
 
 /// Whether the particle of `mass` dies in `frame`: a tenth of the population each frame,
@@ -561,4 +562,25 @@ pub fn retain_dense_slotmap(visits: usize) -> u64 {
         },
         |map| map.values().map(|p| p.mass as u64).sum(),
     )
+}
+
+/// The limit: each particle that dies is replaced, in its place, by the one spawned for
+/// it, so nothing is compacted or moved. The same particles live after every frame as in
+/// the other rows (who dies depends on the mass and the frame, not on the order), so the
+/// checksum is theirs.
+#[must_use]
+pub fn retain_limit(visits: usize) -> u64 {
+    let mut next = POPULATION as u64;
+    let mut particles: Vec<Particle> = (0..next).map(Particle::new).collect();
+    let mut dead = 0;
+    for frame in 0..visits.div_ceil(POPULATION) {
+        for particle in &mut particles {
+            if dies(particle.mass, frame) {
+                *particle = Particle::new(next);
+                next += 1;
+                dead += 1;
+            }
+        }
+    }
+    dead + particles.iter().map(|p| p.mass as u64).sum::<u64>()
 }
