@@ -34,6 +34,9 @@ pub struct Options {
     /// Whether each sample runs at a freshly moved heap and stack (`--no-shift` turns it
     /// off).
     pub shift: bool,
+    /// Whether the children run with glibc's thresholds fixed, so that freed memory
+    /// stays warm between runs (`--cold-malloc` turns it off).
+    pub warm_malloc: bool,
 }
 
 /// How the report splits its measurements over child processes.
@@ -86,6 +89,8 @@ OPTIONS:
     --no-shift      time every sample at the child's one memory layout (by default each sample
                     runs with the heap and the stack moved by a fresh amount, so a layout that
                     favours one row is drawn again every round instead of once per process)
+    --cold-malloc   run the children with glibc's own mmap and trim thresholds (by default they are
+                    fixed, so memory a run frees is still warm for the next; docs/workloads.md)
     --instructions  also count instructions per operation under callgrind (needs valgrind on the PATH;
                     takes minutes): every single-thread table, each contender at two sizes
     --out DIR       where report.svg and report.json go (default target/report)
@@ -156,6 +161,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         isolate: Isolation::Contender,
         pin: true,
         shift: true,
+        warm_malloc: true,
     };
     let mut args = args.into_iter().peekable();
     if args.peek().is_some_and(|a| a == "--serve") {
@@ -197,6 +203,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             "--instructions" => options.instructions = true,
             "--no-pin" => options.pin = false,
             "--no-shift" => options.shift = false,
+            "--cold-malloc" => options.warm_malloc = false,
             "--scale" => options.scale = positive("--scale", &value("--scale")?)?,
             "--out" => options.out = PathBuf::from(value("--out")?),
             "--isolate" => {

@@ -667,6 +667,7 @@ mod tests {
             isolate: "contender",
             pinned_cpu: None,
             shifted: true,
+            warm_malloc: true,
             versions: std::collections::BTreeMap::new(),
             workloads,
         }

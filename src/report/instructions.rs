@@ -43,8 +43,16 @@ pub fn counted(id: &str) -> bool {
 ///
 /// valgrind cannot start, or its output has no "Collected" line (the message quotes
 /// the end of its stderr).
-pub fn count(exe: &Path, workload: &Workload, index: usize, size: usize) -> Result<u64, String> {
-    let output = Command::new("valgrind")
+pub fn count(
+    exe: &Path,
+    workload: &Workload,
+    index: usize,
+    size: usize,
+    warm_malloc: bool,
+) -> Result<u64, String> {
+    let mut command = Command::new("valgrind");
+    super::warm_malloc::configure(&mut command, warm_malloc);
+    let output = command
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(exe)
         .args(["--once", workload.id, &index.to_string(), &size.to_string()])
@@ -84,15 +92,22 @@ pub fn sizes(workload: &Workload) -> (usize, usize) {
     }
 }
 
-/// Instructions per operation of contender `index` of `workload`.
+/// Instructions per operation of contender `index` of `workload`, with the timed rows'
+/// allocator settings (`warm_malloc`: [`super::warm_malloc`]).
 ///
 /// # Errors
 ///
 /// As [`count`].
 #[expect(clippy::cast_precision_loss, reason = "counts far below 2^52")]
-pub fn per_op(exe: &Path, workload: &Workload, index: usize) -> Result<f64, String> {
+pub fn per_op(
+    exe: &Path,
+    workload: &Workload,
+    index: usize,
+    warm_malloc: bool,
+) -> Result<f64, String> {
     let (small, large) = sizes(workload);
-    let (a, b) = (count(exe, workload, index, small)?, count(exe, workload, index, large)?);
+    let count = |size| count(exe, workload, index, size, warm_malloc);
+    let (a, b) = (count(small)?, count(large)?);
     let ops = (workload.ops)(large).saturating_sub((workload.ops)(small)).max(1);
     Ok((b as f64 - a as f64) / ops as f64)
 }

@@ -22,6 +22,7 @@ pub mod rounds;
 pub mod stats;
 pub mod table;
 pub mod versions;
+pub mod warm_malloc;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -105,6 +106,10 @@ pub struct MemoryRow {
 
 /// The whole report, as saved to JSON.
 #[derive(Debug, Clone, Serialize)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent settings of the run, each saved as it was"
+)]
 pub struct Report {
     /// Rounds at least per table.
     pub runs: usize,
@@ -124,6 +129,8 @@ pub struct Report {
     pub pinned_cpu: Option<usize>,
     /// Whether each sample ran at a freshly moved heap and stack (`--no-shift`: not).
     pub shifted: bool,
+    /// Whether the children ran with glibc's thresholds fixed (`--cold-malloc`: not).
+    pub warm_malloc: bool,
     /// Each peer crate and its version, from `Cargo.lock`.
     pub versions: BTreeMap<&'static str, &'static str>,
     /// Every workload measured.
@@ -304,6 +311,7 @@ pub fn count_instructions(
     exe: &Path,
     workload: &Workload,
     result: &mut WorkloadResult,
+    warm_malloc: bool,
 ) -> Result<(), String> {
     if !instructions::counted(workload.id) {
         return Ok(());
@@ -315,7 +323,7 @@ pub fn count_instructions(
             i + 1,
             workload.contenders.len()
         );
-        row.instructions = Some(instructions::per_op(exe, workload, i)?);
+        row.instructions = Some(instructions::per_op(exe, workload, i, warm_malloc)?);
     }
     eprintln!();
     Ok(())
@@ -355,6 +363,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         },
         pinned_cpu: if options.pin { affinity::allowed().last().copied() } else { None },
         shifted: options.shift,
+        warm_malloc: options.warm_malloc,
         versions: versions::PEER_VERSIONS.iter().copied().collect(),
         workloads: Vec::new(),
     };
@@ -364,6 +373,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         max_rounds: 400,
         epochs: options.epochs,
         shift: options.shift,
+        warm_malloc: options.warm_malloc,
     };
     println!("{}", versions::line());
     if let Some(cpu) = report.pinned_cpu {
@@ -380,7 +390,7 @@ pub fn run(options: &args::Options) -> Result<(Report, Outputs), String> {
         let mut result = assemble(workload, size, measured?);
         check_checksums(workload.id, &result.rows)?;
         if options.instructions {
-            count_instructions(&exe, workload, &mut result)?;
+            count_instructions(&exe, workload, &mut result, options.warm_malloc)?;
         }
         println!("{}", table::render(&result));
         report.workloads.push(result);

@@ -42,6 +42,8 @@ pub struct Plan {
     /// Whether each sample runs at a freshly moved heap and stack
     /// ([`child::Layout`]).
     pub shift: bool,
+    /// Whether the children run with glibc's thresholds fixed ([`super::warm_malloc`]).
+    pub warm_malloc: bool,
 }
 
 /// The order round `round` asks `n` contenders in: a rotation of `0..n` that starts one
@@ -79,8 +81,10 @@ struct Server {
 }
 
 impl Server {
-    fn start(exe: &Path, task: &ServeTask) -> Result<(Server, Ready), String> {
-        let mut process = Command::new(exe)
+    fn start(exe: &Path, task: &ServeTask, warm_malloc: bool) -> Result<(Server, Ready), String> {
+        let mut command = Command::new(exe);
+        super::warm_malloc::configure(&mut command, warm_malloc);
+        let mut process = command
             .args(args::serve_args(task))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -149,6 +153,7 @@ fn start_all(
     exe: &Path,
     workload: &Workload,
     tasks: &[ServeTask],
+    warm_malloc: bool,
 ) -> Result<(Vec<Server>, Vec<(usize, usize)>, Vec<(child::Warm, u32)>, Vec<MemoryRow>), String> {
     let n = workload.contenders.len();
     let mut servers = Vec::with_capacity(tasks.len());
@@ -156,7 +161,7 @@ fn start_all(
     let mut warm = Vec::with_capacity(n);
     let mut memory = Vec::new();
     for task in tasks {
-        let (server, ready) = Server::start(exe, task)?;
+        let (server, ready) = Server::start(exe, task, warm_malloc)?;
         for (local, row) in ready.rows.into_iter().enumerate() {
             host.push((servers.len(), local));
             warm.push((row, ready.pid));
@@ -221,7 +226,7 @@ pub fn measure(
     let mut round = 0;
     let mut epoch_of = Vec::new();
     for epoch in 0..epochs {
-        let (mut servers, host, warm, memory) = start_all(exe, workload, &tasks)?;
+        let (mut servers, host, warm, memory) = start_all(exe, workload, &tasks, plan.warm_malloc)?;
         let start = Instant::now();
         for in_epoch in 0..max_per_epoch {
             if in_epoch >= per_epoch && start.elapsed() >= budget {
