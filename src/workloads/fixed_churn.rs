@@ -97,6 +97,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "mimalloc Box", run: mimalloc_boxed },
     Contender { name: "slab Slab", run: slab },
     Contender { name: "slotmap SlotMap", run: slotmap },
+    Contender { name: "hand-written Vec + u32 free list (seed 003)", run: hand_free_list },
     Contender { name: "limit: Vec, each object replaced in place", run: limit_in_place },
 ];
 
@@ -216,6 +217,37 @@ pub fn slotmap(n: usize) -> u64 {
         freed
     });
     sum + table.into_iter().flatten().map(|k| map[k].payload[6]).sum::<u64>()
+}
+
+/// Seed 003's design written by hand, as a C programmer keeps a static pool: objects in a
+/// `Vec`, the indices of vacant places on a `Vec<u32>` stack. What a pool without
+/// generations or handles costs, for the pools to be read against.
+///
+/// # Panics
+///
+/// Never for sizes up to `u32::MAX` objects; the table holds `SLOTS`.
+#[must_use]
+pub fn hand_free_list(n: usize) -> u64 {
+    let mut objects: Vec<Object> = Vec::with_capacity(SLOTS);
+    let mut free: Vec<u32> = Vec::with_capacity(SLOTS);
+    let mut table: Vec<Option<u32>> = vec![None; SLOTS];
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].take().map_or(0, |i| {
+            free.push(i);
+            objects[i as usize].id
+        });
+        let object = Object::new(id);
+        let index = if let Some(i) = free.pop() {
+            objects[i as usize] = object;
+            i
+        } else {
+            objects.push(object);
+            u32::try_from(objects.len() - 1).expect("below SLOTS")
+        };
+        table[slot] = Some(index);
+        freed
+    });
+    sum + table.into_iter().flatten().map(|i| objects[i as usize].payload[6]).sum::<u64>()
 }
 
 /// The limit: objects in a `Vec`, each freed object's place taken by the next one in
