@@ -9,6 +9,7 @@ const PEERS: &[&str] = &[
     "allocator-api2",
     "bump-scope",
     "bumpalo",
+    "heapless",
     "mimalloc",
     "rayon",
     "sharded-slab",

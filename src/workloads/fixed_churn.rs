@@ -93,8 +93,10 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Pool (keys)", run: pool_keyed },
     Contender { name: "arena-kit Pool on PoolStorage (no heap)", run: pool_fixed },
     Contender { name: "arena-kit FixedKeyPool (no heap)", run: key_pool_fixed },
+    Contender { name: "arena-kit AtomicPool (no heap)", run: super::static_pools::atomic_w4 },
     Contender { name: "Box", run: boxed },
     Contender { name: "mimalloc Box", run: mimalloc_boxed },
+    Contender { name: "heapless box_pool (no heap)", run: super::static_pools::heapless_w4 },
     Contender { name: "slab Slab", run: slab },
     Contender { name: "slotmap SlotMap", run: slotmap },
     Contender { name: "hand-written Vec + u32 free list (seed 003)", run: hand_free_list },
@@ -171,7 +173,7 @@ pub fn pool_keyed(n: usize) -> u64 {
 }
 
 /// The churn with every object in a box of its own, made by `new`.
-fn churn_boxes<B: Deref<Target = Object>>(n: usize, new: impl Fn(Object) -> B) -> u64 {
+pub(crate) fn churn_boxes<B: Deref<Target = Object>>(n: usize, new: impl Fn(Object) -> B) -> u64 {
     let mut table: Vec<Option<B>> = (0..SLOTS).map(|_| None).collect();
     let sum = churn(n, |slot, id| {
         let freed = table[slot].take().map_or(0, |b| b.id);

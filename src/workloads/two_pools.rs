@@ -7,6 +7,7 @@
 
 use std::hint::black_box;
 use std::mem::MaybeUninit;
+use std::ops::DerefMut;
 use std::sync::{Mutex, PoisonError};
 
 use arena_kit::pool::PoolStorage;
@@ -19,7 +20,7 @@ pub const N: usize = 100_000;
 
 /// Objects of each kind the no-heap contenders have room for: the full size and the
 /// doubled one instructions are counted at.
-const FIXED: usize = 2 * N;
+pub(crate) const FIXED: usize = 2 * N;
 
 /// The seed's 8-byte object.
 #[derive(Debug, Clone, Copy, Default)]
@@ -62,7 +63,9 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Arena", run: arena },
     Contender { name: "arena-kit Pool x2 on PoolStorage (no heap)", run: pools_fixed },
     Contender { name: "arena-kit Scope on a buffer (no heap)", run: scope_on_buffer },
+    Contender { name: "arena-kit AtomicPool x2 (no heap)", run: super::static_pools::atomic_w5 },
     Contender { name: "Box (all kept)", run: boxed },
+    Contender { name: "heapless box_pool x2 (no heap)", run: super::static_pools::heapless_w5 },
     Contender { name: "bumpalo Bump", run: bumpalo },
     Contender { name: "slab Slab x2", run: slabs },
     Contender { name: "limit: two reserved buffers", run: limit_vecs },
@@ -142,20 +145,30 @@ pub fn arena(n: usize) -> u64 {
     iterations(n, || (arena.alloc_copy(Small::default()), arena.alloc_copy(Big::default())))
 }
 
-/// Two boxes per iteration, all kept until the end.
-#[must_use]
-pub fn boxed(n: usize) -> u64 {
+/// The iterations with both objects in boxes that `make` returns, all kept (in vectors
+/// reserved up front) until the end: the shape of every row whose objects are owned
+/// boxes, freed when dropped.
+pub(crate) fn kept_boxes<S, B>(n: usize, mut make: impl FnMut(Small, Big) -> (S, B)) -> u64
+where
+    S: DerefMut<Target = Small>,
+    B: DerefMut<Target = Big>,
+{
     let mut smalls = Vec::with_capacity(n);
     let mut bigs = Vec::with_capacity(n);
     let mut sum = 0;
     for i in super::values(n) {
-        let mut s = Box::new(Small::default());
-        let mut b = Box::new(Big::default());
+        let (mut s, mut b) = make(Small::default(), Big::default());
         sum += black_box(work(&mut s, &mut b, black_box(i.cast_signed())));
         smalls.push(s);
         bigs.push(b);
     }
     sum
+}
+
+/// Two boxes per iteration, all kept until the end.
+#[must_use]
+pub fn boxed(n: usize) -> u64 {
+    kept_boxes(n, |small, big| (Box::new(small), Box::new(big)))
 }
 
 /// One `bumpalo::Bump` for both kinds.
