@@ -86,7 +86,7 @@ pub struct WorkloadResult {
     pub epoch_of: Vec<usize>,
     /// One row per contender, in the workload's order.
     pub rows: Vec<Row>,
-    /// arena-kit's fastest row against the fastest other (the limit aside), if the
+    /// arena-kit's fastest row against the fastest other (the limit and hand-written rows aside), if the
     /// table has both.
     pub verdict: Option<Verdict>,
     /// What the probed contenders hold once done (W6), else empty.
@@ -189,6 +189,14 @@ pub fn is_limit(name: &str) -> bool {
     name.starts_with("limit")
 }
 
+/// A hand-written reference row (`hand-written ...`: a seed's own design coded by hand,
+/// such as seed 003's static free list in W4): shown beside the crates, with its ratios,
+/// but no more a crate one could pick than the limit is, so not a peer in the verdict.
+#[must_use]
+pub fn is_hand_written(name: &str) -> bool {
+    name.starts_with("hand-written")
+}
+
 /// A table's result from what its rounds measured: each row's median and spread, its
 /// paired ratios to the fastest row and to `Box`, and the table's verdict.
 ///
@@ -281,9 +289,10 @@ pub fn thread_groups(names: &[&str]) -> Vec<Option<usize>> {
         .collect()
 }
 
-/// arena-kit's fastest row against the fastest other row (the limit aside). In a
-/// threaded table only the rows of the most threads count: the table asks which is
-/// fastest on every core.
+/// arena-kit's fastest row against the fastest other row (the limit and hand-written
+/// reference rows aside: the verdict is about the crates one could pick). In a threaded
+/// table only the rows of the most threads count: the table asks which is fastest on
+/// every core.
 #[must_use]
 pub fn verdict(rows: &[Row]) -> Option<Verdict> {
     let names: Vec<&str> = rows.iter().map(|r| r.contender.as_str()).collect();
@@ -297,7 +306,9 @@ pub fn verdict(rows: &[Row]) -> Option<Verdict> {
             .min_by(|a, b| a.ns_per_op.total_cmp(&b.ns_per_op))
     };
     let ours = best(&|r: &Row| is_arena_kit(&r.contender))?;
-    let peer = best(&|r: &Row| !is_arena_kit(&r.contender) && !is_limit(&r.contender))?;
+    let peer = best(&|r: &Row| {
+        !is_arena_kit(&r.contender) && !is_limit(&r.contender) && !is_hand_written(&r.contender)
+    })?;
     Some(Verdict::new((&ours.contender, &ours.rounds), (&peer.contender, &peer.rounds)))
 }
 
@@ -544,6 +555,24 @@ mod tests {
 
     fn names_of(rows: &[Row]) -> Vec<&str> {
         rows.iter().map(|r| r.contender.as_str()).collect()
+    }
+
+    #[test]
+    fn the_verdict_compares_crates_not_the_limit_or_hand_written_rows() {
+        let mut rows = vec![
+            row("arena-kit Pool", 1),
+            row("slab Slab", 1),
+            row("hand-written Vec + u32 free list (seed 003)", 1),
+            row("limit: in place", 1),
+        ];
+        for (r, ns) in rows.iter_mut().zip([1.0, 1.25, 0.9, 0.5]) {
+            r.ns_per_op = ns;
+            r.rounds = vec![ns; 3];
+        }
+        let verdict = verdict(&rows).expect("both sides ran");
+        assert_eq!(verdict.peer, "slab Slab");
+        assert_eq!(verdict.standing, stats::Standing::Ahead, "{}", verdict.words());
+        assert!(is_hand_written(&rows[2].contender) && !is_hand_written("slab Slab"));
     }
 
     #[test]
