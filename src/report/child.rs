@@ -51,7 +51,7 @@ impl Layout {
     pub const MAX_HEAP: usize = 64 << 10;
     /// The largest stack shift, in frames of [`FRAME`](Self::FRAME) bytes: past 4 KiB.
     pub const MAX_FRAMES: usize = 72;
-    /// The bytes a stack frame of [`on_shifted_stack`] holds at least.
+    /// The bytes a stack frame of `on_shifted_stack` holds at least.
     pub const FRAME: usize = 64;
 
     /// A sequence of layouts starting from `seed` (any value; 0 is made non-zero).
