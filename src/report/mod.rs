@@ -502,16 +502,12 @@ mod tests {
         assert_eq!(thread_groups(&names), [None, None, None]);
         // Ours is fastest on one thread, the peer on two: the verdict is the two-thread
         // rows', and each ratio is to its own group's fastest and `Box`.
-        let mut rows = vec![
-            row("arena-kit Pool, 1 thread", 1),
-            row("arena-kit Pool, 2 threads", 1),
-            row("Box, 1 thread", 1),
-            row("Box, 2 threads", 1),
-        ];
-        for (r, ns) in rows.iter_mut().zip([1.0, 3.0, 4.0, 2.0]) {
-            r.ns_per_op = ns;
-            r.rounds = vec![ns; 3];
-        }
+        let rows = steady_rows(&[
+            ("arena-kit Pool, 1 thread", 1.0),
+            ("arena-kit Pool, 2 threads", 3.0),
+            ("Box, 1 thread", 4.0),
+            ("Box, 2 threads", 2.0),
+        ]);
         let verdict = verdict(&rows).expect("both sides ran");
         assert_eq!(
             (verdict.ours.as_str(), verdict.peer.as_str()),
@@ -553,22 +549,25 @@ mod tests {
         }
     }
 
+    /// Rows of the given names that took the given ns in each of three rounds.
+    fn steady_rows(spec: &[(&str, f64)]) -> Vec<Row> {
+        spec.iter()
+            .map(|&(name, ns)| Row { ns_per_op: ns, rounds: vec![ns; 3], ..row(name, 1) })
+            .collect()
+    }
+
     fn names_of(rows: &[Row]) -> Vec<&str> {
         rows.iter().map(|r| r.contender.as_str()).collect()
     }
 
     #[test]
     fn the_verdict_compares_crates_not_the_limit_or_hand_written_rows() {
-        let mut rows = vec![
-            row("arena-kit Pool", 1),
-            row("slab Slab", 1),
-            row("hand-written Vec + u32 free list (seed 003)", 1),
-            row("limit: in place", 1),
-        ];
-        for (r, ns) in rows.iter_mut().zip([1.0, 1.25, 0.9, 0.5]) {
-            r.ns_per_op = ns;
-            r.rounds = vec![ns; 3];
-        }
+        let rows = steady_rows(&[
+            ("arena-kit Pool", 1.0),
+            ("slab Slab", 1.25),
+            ("hand-written Vec + u32 free list (seed 003)", 0.9),
+            ("limit: in place", 0.5),
+        ]);
         let verdict = verdict(&rows).expect("both sides ran");
         assert_eq!(verdict.peer, "slab Slab");
         assert_eq!(verdict.standing, stats::Standing::Ahead, "{}", verdict.words());
