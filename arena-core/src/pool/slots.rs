@@ -41,8 +41,9 @@
 //!   holds an initialised `T` in its body's `value` field; any other holds a free-list
 //!   link in `next` (unless retired), and has both flag bits clear (`OWNED` is only
 //!   ever set beside `OCCUPIED`, and every vacant meta word is made with the flags
-//!   cleared: a removal's `next_vacant_meta`, a new slot's `new_meta`, a retirement). Occupied-and-filled become true together,
-//!   in the fill of a [`Vacant`] or a [`Claim`], which consumes it.
+//!   cleared: a removal's `next_vacant_meta`, a new slot's `new_meta`, a retirement).
+//!   Occupied-and-filled become true together, in the fill of a [`Vacant`] or a
+//!   [`Claim`], which consumes it.
 //! - **(L2) The free list** starting at `free_head` visits, through `next`, every vacant
 //!   slot that is not retired, exactly once; all are in bounds. Only
 //!   [`compact`](Slots::compact) breaks it for a while, with nothing but one value lent
