@@ -35,15 +35,8 @@ struct SavedRow {
 /// The reference row of each row of `rows` (by index): the fastest of its thread group.
 fn references(rows: &[SavedRow]) -> Vec<usize> {
     let names: Vec<&str> = rows.iter().map(|r| r.contender.as_str()).collect();
-    let groups = super::thread_groups(&names);
-    (0..rows.len())
-        .map(|i| {
-            (0..rows.len())
-                .filter(|&j| groups[j] == groups[i])
-                .min_by(|&a, &b| rows[a].ns_per_op.total_cmp(&rows[b].ns_per_op))
-                .unwrap_or(i)
-        })
-        .collect()
+    let medians: Vec<f64> = rows.iter().map(|r| r.ns_per_op).collect();
+    super::fastest_in_group(&names, &medians)
 }
 
 /// Row `row`'s ratio to row `reference` of the same run: the median of their paired

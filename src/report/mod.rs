@@ -212,12 +212,8 @@ pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) ->
     let spreads: Vec<Spread> = ns.iter().map(|r| Spread::of(r)).collect();
     let names: Vec<&str> = measured.warm.iter().map(|(w, _)| w.contender.as_str()).collect();
     let groups = thread_groups(&names);
-    let fastest_of = |group: Option<usize>| {
-        (0..ns.len())
-            .filter(|&i| groups[i] == group)
-            .min_by(|&a, &b| spreads[a].median.total_cmp(&spreads[b].median))
-            .expect("a group has rows")
-    };
+    let medians: Vec<f64> = spreads.iter().map(|s| s.median).collect();
+    let fastest = fastest_in_group(&names, &medians);
     let box_of = |group: Option<usize>| {
         (0..ns.len()).find(|&i| groups[i] == group && names[i].starts_with("Box"))
     };
@@ -227,7 +223,8 @@ pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) ->
         .zip(&ns)
         .zip(&spreads)
         .zip(&groups)
-        .map(|((((warm, pid), rounds), spread), &group)| {
+        .zip(&fastest)
+        .map(|(((((warm, pid), rounds), spread), &group), &fastest)| {
             #[expect(clippy::cast_precision_loss, reason = "operation counts far below 2^52")]
             let ms_per_run = spread.median * ops as f64 / 1e6;
             Row {
@@ -236,7 +233,7 @@ pub fn assemble(workload: &Workload, size: usize, measured: rounds::Measured) ->
                 ms_per_run,
                 spread: *spread,
                 rounds: rounds.clone(),
-                vs_fastest: stats::paired(rounds, &ns[fastest_of(group)]),
+                vs_fastest: stats::paired(rounds, &ns[fastest]),
                 vs_box: box_of(group).map(|b| stats::paired(rounds, &ns[b])),
                 instructions: None,
                 checksum: warm.checksum,
@@ -285,6 +282,22 @@ pub fn thread_groups(names: &[&str]) -> Vec<Option<usize>> {
         .map(|&c| {
             let alone = counts.iter().filter(|&&o| o == c).count() < 2;
             if alone { None } else { c }
+        })
+        .collect()
+}
+
+/// For each row of `names` (times per operation `medians`, same order), the index of the
+/// fastest row of its thread group ([`thread_groups`]): the row its ratio to the fastest
+/// is taken against, in a table and in `--compare`.
+#[must_use]
+pub fn fastest_in_group(names: &[&str], medians: &[f64]) -> Vec<usize> {
+    let groups = thread_groups(names);
+    (0..names.len())
+        .map(|i| {
+            (0..names.len())
+                .filter(|&j| groups[j] == groups[i])
+                .min_by(|&a, &b| medians[a].total_cmp(&medians[b]))
+                .unwrap_or(i)
         })
         .collect()
 }
