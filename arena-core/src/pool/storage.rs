@@ -39,6 +39,17 @@ pub struct PoolStorage<T, const N: usize> {
 }
 
 impl<T, const N: usize> PoolStorage<T, N> {
+    /// `N`, as a constant: the values a pool over this storage holds at once (for a
+    /// storage type named by an alias, such as the one `#[arena(capacity = N)]` makes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// type Sessions = arena_kit::pool::PoolStorage<u64, 8>;
+    /// const _: () = assert!(Sessions::CAPACITY == 8);
+    /// ```
+    pub const CAPACITY: usize = N;
+
     /// `N` handles are 32-bit: the index space caps the capacity.
     const FITS: () = assert!(N <= MAX_SLOTS, "a pool holds at most u32::MAX - 1 slots");
 
