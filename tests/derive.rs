@@ -329,3 +329,59 @@ fn try_arena_new_hands_the_value_back() {
         assert_eq!(pool.remove(h), 5);
     });
 }
+
+/// A session table of a fixed size, chosen on the struct.
+#[derive(ArenaAlloc, Debug, PartialEq)]
+#[arena(capacity = SESSIONS)]
+struct Session {
+    id: u32,
+}
+
+const SESSIONS: usize = 3;
+
+#[test]
+fn a_fixed_capacity_gives_a_storage_type_and_a_pool_on_the_stack() {
+    const { assert!(SessionStorage::CAPACITY == SESSIONS) };
+    let ids = SessionPool::with_fixed(|mut pool| {
+        assert_eq!(pool.capacity(), SESSIONS);
+        let keys: Vec<SessionKey<'_>> =
+            (0..3).map(|id| pool.insert_keyed(Session { id })).collect();
+        let full = try_arena_new!(pool, Session { id: 9 }).unwrap_err();
+        assert!(matches!(full.error(), AllocError::CapacityExceeded { max: SESSIONS }));
+        assert_eq!(full.into_value(), Session { id: 9 });
+        assert_eq!(pool.remove_key(keys[1]), Some(Session { id: 1 }));
+        assert!(pool.get_key(keys[1]).is_none(), "a removed session's key is stale");
+        let mut ids: Vec<u32> = pool.iter().map(|(_, s)| s.id).collect();
+        ids.sort_unstable();
+        ids
+    });
+    assert_eq!(ids, [0, 2]);
+    // The same storage type, owned by the caller: a pool in a struct between calls.
+    let mut storage = SessionStorage::new();
+    let mut table: arena_kit::pool::FixedKeyPool<'_, Session> =
+        arena_kit::pool::FixedKeyPool::in_storage(&mut storage);
+    let key = table.insert(Session { id: 7 });
+    assert_eq!(table.get(key).map(|s| s.id), Some(7));
+    // And through the pool's own `with_storage`, which takes any `PoolStorage` of `Session`.
+    drop(table);
+    SessionPool::with_storage(&mut storage, |pool| assert!(pool.is_empty()));
+}
+
+/// A generic struct: the alias takes its parameters, the capacity one of them.
+#[derive(ArenaAlloc)]
+#[arena(capacity = N)]
+struct Ring<T: Copy, const N: usize> {
+    items: [T; N],
+}
+
+#[test]
+fn a_fixed_capacity_can_be_a_const_parameter_of_the_struct() {
+    assert_eq!(RingStorage::<u8, 2>::CAPACITY, 2);
+    RingPool::<u16, 4>::with_fixed(|mut pool| {
+        for i in 0..4 {
+            let _ring = pool.insert_keyed(Ring { items: [i; 4] });
+        }
+        assert!(pool.try_insert(Ring { items: [9; 4] }).is_err());
+        assert_eq!(pool.iter().map(|(_, r)| r.items[3]).sum::<u16>(), 6);
+    });
+}

@@ -321,9 +321,32 @@ mod constants_named_like_the_locals {
         plain + soa
     }
 
+    /// A fixed capacity named by a constant called like a local of `with_fixed`: it is
+    /// read in the storage alias, at the item's place, where no shield stands.
+    const __arena_inner: usize = 2;
+
+    #[derive(ArenaAlloc, Debug)]
+    #[arena(capacity = __arena_inner)]
+    struct Fixed {
+        a: u32,
+    }
+
+    fn fixed() -> u32 {
+        let mut storage = FixedStorage::new();
+        FixedPool::with_fixed(|mut pool| {
+            let h = pool.insert(Fixed { a: 30 });
+            let made = arena_new!(&mut pool, Fixed { a: 40 });
+            assert!(try_arena_new!(&mut pool, Fixed { a: 0 }).is_err(), "two slots");
+            pool.remove(h).a + pool.remove(made).a
+        }) + FixedPool::with_storage(&mut storage, |mut pool| {
+            let h = pool.insert(Fixed { a: 5 });
+            pool.remove(h).a
+        })
+    }
+
     pub(super) fn works() -> u32 {
         let uses = u32::try_from(uses()).expect("small");
-        plain() + tuple() + soa() + uses
+        plain() + tuple() + soa() + uses + fixed()
     }
 }
 
@@ -333,5 +356,8 @@ fn hostile_names_around_the_derive_compile_and_work() {
     assert_eq!(names_of_the_expansion::works(), 1 + 3 + 3 + 10 + 9);
     assert_eq!(generic_names::works(), 10);
     assert_eq!(brand_names::works(), 6 + 7 + 12 + 12);
-    assert_eq!(constants_named_like_the_locals::works(), 16 + 25 + 212 + (2 + 3) + (4 + 5) * 2);
+    assert_eq!(
+        constants_named_like_the_locals::works(),
+        16 + 25 + 212 + (2 + 3) + (4 + 5) * 2 + 30 + 40 + 5
+    );
 }

@@ -63,6 +63,16 @@ pub struct Pair(pub u8, pub u8);
 #[derive(ArenaAlloc, Debug, ::std::default::Default, ::std::cmp::PartialEq)]
 pub struct Marker;
 
+/// A fixed capacity, with a lifetime and a type parameter: the storage alias is public.
+#[derive(ArenaAlloc, Debug)]
+#[arena(capacity = 2)]
+pub struct Fixed<'a, T: ::std::fmt::Debug> {
+    /// Borrowed.
+    pub name: &'a str,
+    /// Owned.
+    pub value: T,
+}
+
 #[test]
 fn the_strict_expansion_works() {
     let text = "n";
@@ -71,6 +81,12 @@ fn the_strict_expansion_works() {
         pool.remove(plain).name.len()
     });
     ::std::assert_eq!(len, 1);
+    let len = FixedPool::with_fixed(|mut pool| {
+        let fixed = arena_new!(pool, Fixed { name: text, value: 'c' });
+        pool.remove(fixed).name.len()
+    });
+    let storage: FixedStorage<'_, u8> = FixedStorage::new();
+    ::std::assert_eq!(len, storage.capacity() - 1);
 
     let total = LinkedPool::with(|mut pool| {
         let first = pool.insert_keyed(Linked { weight: 1.5, next: ::std::option::Option::None });

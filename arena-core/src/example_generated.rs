@@ -36,6 +36,22 @@
 //! which generates [`NodePool`] (derefs to [`Pool`](crate::Pool)), [`NodeHandle`] and
 //! [`NodeKey`].
 //!
+//! [`Sensor`] uses the plain layout with a fixed capacity, for code without a heap:
+//!
+//! ```
+//! use arena_kit::ArenaAlloc;
+//!
+//! #[derive(ArenaAlloc)]
+//! #[arena(capacity = 8)]
+//! pub struct Sensor {
+//!     pub id: u8,
+//!     pub reading: i16,
+//! }
+//! ```
+//!
+//! which generates [`SensorPool`] (with `with_fixed` and `with_storage`), [`SensorStorage`],
+//! [`SensorHandle`] and [`SensorKey`].
+//!
 //! [`Particle`]: crate::example_generated::Particle
 //! [`ParticlePool`]: crate::example_generated::ParticlePool
 //! [`ParticleRef`]: crate::example_generated::ParticleRef
@@ -48,6 +64,11 @@
 //! [`NodePool`]: crate::example_generated::NodePool
 //! [`NodeHandle`]: crate::example_generated::NodeHandle
 //! [`NodeKey`]: crate::example_generated::NodeKey
+//! [`Sensor`]: crate::example_generated::Sensor
+//! [`SensorPool`]: crate::example_generated::SensorPool
+//! [`SensorStorage`]: crate::example_generated::SensorStorage
+//! [`SensorHandle`]: crate::example_generated::SensorHandle
+//! [`SensorKey`]: crate::example_generated::SensorKey
 
 use crate as arena_kit;
 use crate::ArenaAlloc;
@@ -72,4 +93,14 @@ pub struct Node<'id> {
     pub value: u32,
     /// The next node, if any.
     pub next: Option<NodeKey<'id>>,
+}
+
+/// A sensor reading, in a pool of eight fixed slots.
+#[derive(ArenaAlloc)]
+#[arena(capacity = 8, crate = arena_kit)]
+pub struct Sensor {
+    /// Which sensor.
+    pub id: u8,
+    /// What it read.
+    pub reading: i16,
 }

@@ -187,7 +187,10 @@ pub use size_class::SyncSizeClassPool;
 ///     own inherent methods to it as to any type of yours. Also
 ///     `ParticlePool::with_storage(&mut storage, |pool| ..)`, over a
 ///     [`PoolStorage`](pool::PoolStorage) (as [`Pool::with_storage`]; not with
-///     `#[arena(brand = ..)]`).
+///     `#[arena(brand = ..)]`). With `#[arena(capacity = N)]`, the alias
+///     `ParticleStorage` (a `PoolStorage<Particle, N>`, for a `static`, a struct field or
+///     a [`FixedKeyPool`](pool::FixedKeyPool)) and `ParticlePool::with_fixed(|pool| ..)`,
+///     a pool over one made on the stack: no heap, and no `alloc` needed.
 ///   - `#[arena(soa)]`: struct-of-arrays, one column per field, rows kept dense. A
 ///     newtype that derefs to [`SoaPool<'id, Particle>`](SoaPool): `insert`, `remove`
 ///     (gathers the fields back), keys, `get(&h)` / `get_mut(&h)` as row views,
@@ -213,7 +216,9 @@ pub use size_class::SyncSizeClassPool;
 /// `#[arena(soa)]`; `#[arena(soa, row_derive(Debug, PartialEq))]` derives traits for the
 /// four views (the shared views are always `Clone` and `Copy`); `#[arena(brand = 'id)]` names the struct's lifetime parameter that is
 /// the pool's own brand, so fields can hold `ParticleKey<'id>`s of the same pool (linked
-/// structures); `#[arena(pool = Name)]` renames the pool; `#[arena(crate = path)]` for
+/// structures); `#[arena(capacity = N)]` fixes a plain pool's capacity (`N` a literal,
+/// a constant or a const parameter of the struct; `{ expr }` for anything else), for
+/// code without a heap; `#[arena(pool = Name)]` renames the pool; `#[arena(crate = path)]` for
 /// crates that re-export arena-kit. Enums, unions, unknown or repeated keys and values
 /// of the wrong kind are errors at the offending token, all reported at once.
 ///
@@ -243,6 +248,26 @@ pub use size_class::SyncSizeClassPool;
 ///     total
 /// });
 /// assert_eq!(total_mass, 6.0);
+/// ```
+///
+/// A table of four sessions, with no heap (`arena-kit` with `default-features = false,
+/// features = ["derive"]` builds this too):
+///
+/// ```
+/// use arena_kit::ArenaAlloc;
+///
+/// #[derive(ArenaAlloc)]
+/// #[arena(capacity = 4)]
+/// struct Session { peer: u16 }
+///
+/// SessionPool::with_fixed(|mut sessions| {
+///     let keys = [1, 2, 3, 4].map(|peer| sessions.insert_keyed(Session { peer }));
+///     let full = sessions.try_insert(Session { peer: 5 }).unwrap_err();
+///     assert_eq!(full.into_value().peer, 5); // handed back
+///     sessions.remove_key(keys[0]);
+///     assert!(sessions.get_key(keys[0]).is_none());
+/// });
+/// assert_eq!(SessionStorage::CAPACITY, 4);
 /// ```
 ///
 /// A linked list whose nodes hold keys of their own pool:

@@ -780,4 +780,35 @@ mod derived {
             });
         });
     }
+
+    /// A fixed capacity chosen on the struct: the storage type and a pool on the stack.
+    #[derive(arena_kit::ArenaAlloc, Debug)]
+    #[arena(capacity = 4)]
+    struct Session {
+        peer: u16,
+    }
+
+    #[test]
+    fn a_fixed_capacity_pool_lives_on_the_stack() {
+        let peers = no_heap(|| {
+            SessionPool::with_fixed(|mut sessions| {
+                let keys = [10, 20, 30, 40].map(|peer| sessions.insert_keyed(Session { peer }));
+                let full = sessions.try_insert(Session { peer: 50 }).unwrap_err();
+                assert_eq!(full.into_value().peer, 50, "a full pool hands the value back");
+                assert_eq!(sessions.remove_key(keys[0]).map(|s| s.peer), Some(10));
+                let key = sessions.insert_keyed(Session { peer: 60 });
+                assert!(sessions.get_key(keys[0]).is_none(), "the old key is stale");
+                assert_eq!(key.index(), keys[0].index(), "the freed slot, reused");
+                sessions.iter().map(|(_, s)| u32::from(s.peer)).sum::<u32>()
+            })
+        });
+        assert_eq!(peers, 60 + 20 + 30 + 40);
+        let mut storage = SessionStorage::new();
+        no_heap(|| {
+            let mut table = arena_kit::pool::FixedKeyPool::in_storage(&mut storage);
+            let key: arena_kit::TypedKey<Session> = table.insert(Session { peer: 1 });
+            assert_eq!(table.get(key).map(|s| s.peer), Some(1));
+            assert_eq!(table.capacity(), SessionStorage::CAPACITY);
+        });
+    }
 }

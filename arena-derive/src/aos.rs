@@ -107,6 +107,24 @@ fn with_storage_fn(
     let out = names::type_param("__ArenaOut", &plan.input.names);
     let n = names::type_param("__ARENA_N", &plan.input.names);
     let [f, storage, inner] = ["f", "storage", "inner"].map(|n| names::local(n, &plan.input.names));
+    let with_fixed = plan.fixed.as_ref().map(|fixed| {
+        let alias = &fixed.storage;
+        let (_, struct_args, _) = plan.input.generics.split_for_impl();
+        let doc = format!(
+            "Runs `f` with a new, empty [`{pool}`] over a [`{alias}`] made in this call's \
+             stack frame (the capacity of `#[arena(capacity = ..)]`), of a brand of its own: \
+             no heap at all. The frame holds every slot, so keep large pools in a storage \
+             of your own (`with_storage`)."
+        );
+        quote! {
+            #[doc = #doc]
+            #vis fn with_fixed<#out>(
+                #f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> #out,
+            ) -> #out {
+                Self::with_storage(&mut <#alias #struct_args>::new(), #f)
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics #outer_ty #where_clause {
@@ -117,6 +135,8 @@ fn with_storage_fn(
             ) -> #out {
                 #krate::Pool::with_storage(#storage, |#inner| #f(#pool { inner: #inner }))
             }
+
+            #with_fixed
         }
     }
 }

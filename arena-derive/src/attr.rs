@@ -1,7 +1,8 @@
 //! `#[arena(...)]` on the struct: parsed into [`Attrs`], every mistake recorded.
 //!
 //! Keys: `soa` (a flag), `crate = path`, `brand = 'lifetime`, `pool = Ident`,
-//! `row_derive(Trait, ..)` (derives for the struct-of-arrays row and column views). Unknown
+//! `row_derive(Trait, ..)` (derives for the struct-of-arrays row and column views),
+//! `capacity = expr` (a fixed capacity: the storage alias and `with_fixed`). Unknown
 //! keys, repeated keys and values of the wrong kind are errors pointing at the token; the
 //! parser records each one and goes on to the next key, so one compilation reports them
 //! all. `#[arena]` on a field is an error too (nothing there is configurable).
@@ -9,7 +10,7 @@
 use proc_macro2::{Span, TokenTree};
 use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
-use syn::{Attribute, Ident, Lifetime, LitStr, Path, Token};
+use syn::{Attribute, Expr, Ident, Lifetime, LitStr, Path, Token};
 
 use crate::errors::Errors;
 
@@ -26,11 +27,13 @@ pub(crate) struct Attrs {
     pub pool: Option<Ident>,
     /// `#[arena(row_derive(Debug, ..))]`: the span of the key, and the derives.
     pub row_derive: Option<(Span, Vec<Path>)>,
+    /// `#[arena(capacity = N)]`: the span of the key, and the constant expression.
+    pub capacity: Option<(Span, Expr)>,
 }
 
 /// The keys `#[arena(...)]` accepts, for the "unknown key" message.
-const KEYS: &str =
-    "`soa`, `crate = path`, `brand = 'lifetime`, `pool = Name` or `row_derive(Trait, ..)`";
+const KEYS: &str = "`soa`, `crate = path`, `brand = 'lifetime`, `pool = Name`, \
+                    `row_derive(Trait, ..)` or `capacity = N`";
 
 /// Parses every `#[arena(...)]` among `attrs`, recording errors in `errors`.
 pub(crate) fn parse(attrs: &[Attribute], errors: &mut Errors) -> Attrs {
@@ -83,6 +86,12 @@ fn parse_key(meta: &ParseNestedMeta<'_>, out: &mut Attrs, errors: &mut Errors) {
             value(meta, "a type name such as `ParticlePool`", <Ident as syn::parse::Parse>::parse)
                 .and_then(|ident| set(&mut out.pool, ident, "pool", span))
         }
+        "capacity" => value(
+            meta,
+            "a constant such as `64` or `MAX_SESSIONS`",
+            <Expr as syn::parse::Parse>::parse,
+        )
+        .and_then(|expr| set(&mut out.capacity, (span, expr), "capacity", span)),
         "row_derive" => derives(meta)
             .and_then(|paths| set(&mut out.row_derive, (span, paths), "row_derive", span)),
         _ => Err(syn::Error::new_spanned(

@@ -28,7 +28,8 @@ use proc_macro::TokenStream;
 
 /// Generates typed free-list storage for a struct: `{Name}Pool<'id>` (plain, or
 /// struct-of-arrays with `#[arena(soa)]`), the aliases `{Name}Handle<'id>` and
-/// `{Name}Key<'id>`, and `impl arena_kit::ArenaAlloc`. See `arena_kit::ArenaAlloc`.
+/// `{Name}Key<'id>` (and `{Name}Storage` with `#[arena(capacity = N)]`), and
+/// `impl arena_kit::ArenaAlloc`. See `arena_kit::ArenaAlloc`.
 #[proc_macro_derive(ArenaAlloc, attributes(arena))]
 pub fn derive_arena_alloc(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

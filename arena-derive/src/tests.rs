@@ -87,3 +87,51 @@ fn locals_avoid_the_items_names_and_each_has_a_shield() {
         assert!(tight.contains(&format!("fn{local}(){{}}")), "no shield for {local}:\n{out}");
     }
 }
+
+#[test]
+fn fixed_capacity_adds_a_storage_alias_and_with_fixed_to_the_plain_expansion() {
+    let plain = expand("pub struct Point { pub x: f32, y: f32 }");
+    let fixed = expand("#[arena(capacity = 16)] pub struct Point { pub x: f32, y: f32 }");
+    let tight: String = fixed.split_whitespace().collect();
+    assert!(tight.contains("pubtypePointStorage=::arena_kit::pool::PoolStorage<Point,16>;"));
+    assert!(tight.contains(
+        "pubfnwith_fixed<__ArenaOut>(__arena_f:implfor<'id>::core::ops::FnOnce(PointPool<'id>)\
+         ->__ArenaOut,)->__ArenaOut{Self::with_storage(&mut<PointStorage>::new(),__arena_f)}"
+    ));
+    // Nothing else changes: every line of the plain expansion is there, in order.
+    let mut rest = fixed.lines();
+    for line in plain.lines() {
+        assert!(rest.any(|l| l == line), "missing from the fixed expansion: {line}\n{fixed}");
+    }
+}
+
+#[test]
+fn fixed_capacity_keeps_the_structs_parameters_and_braces_expressions() {
+    let out = expand(
+        "#[arena(capacity = M)] struct S<'a, T: Copy = u8, const M: usize = 4> { a: &'a [T; M] }",
+    );
+    let tight: String = out.split_whitespace().collect();
+    assert!(
+        tight.contains(
+            "typeSStorage<'a,T,constM:usize>=::arena_kit::pool::PoolStorage<S<'a,T,M>,M>;"
+        ),
+        "{out}"
+    );
+    assert!(tight.contains("with_storage(&mut<SStorage<'a,T,M>>::new(),"), "{out}");
+    let out = expand("#[arena(capacity = 2 * LEN)] struct P { a: u8 }");
+    let tight: String = out.split_whitespace().collect();
+    assert!(tight.contains("PoolStorage<P,{2*LEN}>;"), "{out}");
+}
+
+#[test]
+fn fixed_capacity_is_refused_with_soa_and_with_a_brand() {
+    for source in [
+        "#[arena(soa, capacity = 4)] struct S { a: u8 }",
+        "#[arena(brand = 'id, capacity = 4)] struct S<'id> { a: Option<SKey<'id>> }",
+    ] {
+        let out = expand(source);
+        assert_eq!(out.matches("compile_error!").count(), 1, "{out}");
+        assert!(out.contains("`capacity`"), "{out}");
+        assert!(!out.contains("SStorage"), "no alias after the error:\n{out}");
+    }
+}

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 use quote::format_ident;
 use syn::ext::IdentExt;
-use syn::{GenericParam, Ident, Lifetime, Path, Type};
+use syn::{Expr, GenericParam, Ident, Lifetime, Path, Type};
 
 use crate::ast::{Input, Shape};
 use crate::errors::Errors;
@@ -34,6 +34,17 @@ pub(crate) struct Plan<'a> {
     /// Derives for the SoA views (`row_derive`), less `Clone` and `Copy`, which the
     /// shared views always implement and the mutable ones cannot.
     pub row_derive: Vec<Path>,
+    /// `#[arena(capacity = N)]` on a plain pool without its own brand: the alias
+    /// `{Name}Storage` for a `PoolStorage` of `N` slots, and `with_fixed`.
+    pub fixed: Option<Fixed<'a>>,
+}
+
+/// What `#[arena(capacity = N)]` adds.
+pub(crate) struct Fixed<'a> {
+    /// The alias of `PoolStorage<Name, { N }>`.
+    pub storage: Ident,
+    /// `N`, as written (the expansion puts it in braces, at the item's place).
+    pub capacity: &'a Expr,
 }
 
 /// The storage layout.
@@ -147,6 +158,7 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
         }
         (None, _) => Vec::new(),
     };
+    let fixed = fixed(input, brand_is_param, &layout, errors);
     Plan {
         input,
         krate,
@@ -157,7 +169,44 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
         brand_is_param,
         layout,
         row_derive,
+        fixed,
     }
+}
+
+/// `#[arena(capacity = N)]`, where it can be honoured: a plain pool whose value type does
+/// not name the pool's brand (a storage made outside `with_storage`'s closure cannot
+/// name the brand made inside it). Elsewhere it is an error, and the plan goes on
+/// without it.
+fn fixed<'a>(
+    input: &'a Input<'a>,
+    brand_is_param: bool,
+    layout: &Layout<'_>,
+    errors: &mut Errors,
+) -> Option<Fixed<'a>> {
+    let (span, capacity) = input.attrs.capacity.as_ref()?;
+    let refusal = if input.attrs.soa.is_some() {
+        // Reported only when `soa` stood (an error of its own otherwise).
+        matches!(layout, Layout::Soa(_)).then_some(
+            "`capacity` is for the plain layout: a struct-of-arrays pool keeps its columns \
+             on the heap and grows; remove `soa`, or `capacity`",
+        )
+    } else if brand_is_param {
+        Some(
+            "`capacity` cannot be combined with `brand`: a pool over fixed storage gets a \
+             brand of its own inside `with_storage`, which a value type made outside it \
+             cannot name; remove `brand`, or `capacity`",
+        )
+    } else {
+        None
+    };
+    if let Some(message) = refusal {
+        errors.push(syn::Error::new(*span, message));
+        return None;
+    }
+    if input.attrs.soa.is_some() {
+        return None;
+    }
+    Some(Fixed { storage: format_ident!("{}Storage", input.ident.unraw()), capacity })
 }
 
 /// The brand lifetime: the struct's own if `#[arena(brand = 'x)]` names one of its lifetime
