@@ -1,7 +1,8 @@
 //! A device's command loop with no heap: each message a UART delivers is handled in a
 //! scope over a fixed RAM buffer (`BufferBlockPool`), the sessions of its clients live in
 //! a keyed pool over fixed storage, kept in the device's state between messages
-//! (`FixedKeyPool`, four at most), and each reply goes out through a fixed transmit
+//! (`FixedKeyPool`, four at most, the capacity `#[arena(capacity = 4)]` gives the
+//! session's storage type), and each reply goes out through a fixed transmit
 //! buffer. Nothing here allocates: the binary's global allocator
 //! counts the calls made while messages are handled, and the loop checks there were none.
 //!
@@ -23,8 +24,8 @@ use std::cell::Cell;
 use std::fmt::Write as _;
 use std::mem::MaybeUninit;
 
-use arena_kit::pool::{FixedKeyPool, KeyData, PoolStorage};
-use arena_kit::{ArenaString, ArenaVec, BufferBlockPool, PoolKey, Scope};
+use arena_kit::pool::{FixedKeyPool, KeyData};
+use arena_kit::{ArenaAlloc, ArenaString, ArenaVec, BufferBlockPool, PoolKey, Scope};
 
 /// The system allocator, counting this thread's calls.
 struct Counting;
@@ -109,27 +110,30 @@ impl Transmit {
     }
 }
 
-/// A client's session: how many pings it sent.
+/// A client's session: how many pings it sent. The device takes four clients at most,
+/// chosen here: the derive names the storage for four, `SessionStorage`.
+#[derive(ArenaAlloc)]
+#[arena(capacity = 4)]
 struct Session {
     pings: u32,
 }
 
 arena_kit::new_key_type! {
     /// A session's key: what its token is the hex digits of.
-    struct SessionKey;
+    struct SessionId;
 }
 
 /// The device's state between messages, in memory set aside for it at start-up: the
 /// sessions, as a keyed pool over that storage (no closure around the loop: the pool is
 /// a field, and its type carries the storage's lifetime).
 struct State<'s> {
-    sessions: FixedKeyPool<'s, Session, SessionKey>,
+    sessions: FixedKeyPool<'s, Session, SessionId>,
 }
 
 /// The session a token names: parsed, never trusted.
-fn session(state: &State<'_>, token: Option<&&str>) -> Result<SessionKey, &'static str> {
+fn session(state: &State<'_>, token: Option<&&str>) -> Result<SessionId, &'static str> {
     let raw = token.and_then(|t| u64::from_str_radix(t, 16).ok()).ok_or("bad token")?;
-    let key = SessionKey::from(KeyData::from_raw(raw));
+    let key = SessionId::from(KeyData::from_raw(raw));
     if state.sessions.contains_key(key) { Ok(key) } else { Err("no session") }
 }
 
@@ -214,7 +218,7 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
     };
     let mut tx = Transmit { bytes: [0; 512], len: 0 };
     let mut token = *b"0000000000000000";
-    let mut storage = PoolStorage::<Session, 4>::new();
+    let mut storage = SessionStorage::new();
     let before = heap_calls();
     let mut state = State { sessions: FixedKeyPool::in_storage_with_key(&mut storage) };
     {
