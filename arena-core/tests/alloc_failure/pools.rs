@@ -74,6 +74,7 @@ pub(crate) fn typed_pools_hand_values_back() {
                 }
             }
             assert_eq!(rows.len(), n);
+            assert_eq!(rows.stats().live, n, "a slot taken before a failure is given back");
         });
         Brand::with(|brand| {
             // Made unarmed: its shards are allocated up front, infallibly.
@@ -104,6 +105,7 @@ pub(crate) fn derived_pools_hand_values_back() {
     let points = sweep(|| {
         ParticlePool::with(|mut pool| {
             let mut n = 0;
+            let mut keys = unarmed(|| Vec::with_capacity(200));
             for id in 0..scaled(100) {
                 match pool.try_insert(Particle { mass: id, tag: Counted::new(id) }) {
                     Ok(h) => {
@@ -116,10 +118,29 @@ pub(crate) fn derived_pools_hand_values_back() {
                         assert_eq!((back.mass, back.tag.0), (id, id));
                     }
                 }
+                // A keyed row, on two ids of three so that either kind of insert meets
+                // the columns' growth: the name is taken back when they cannot grow.
+                if id % 3 != 0 {
+                    let particle = Particle { mass: id + 500, tag: Counted::new(id + 500) };
+                    match pool.try_insert_keyed(particle) {
+                        Ok(k) => {
+                            keys.push((k, id + 500));
+                            n += 1;
+                        }
+                        Err(e) => {
+                            is_oom(e.error());
+                            assert_eq!(e.into_value().mass, id + 500);
+                        }
+                    }
+                }
                 assert_eq!(pool.mass_column().len(), n, "columns stay the same length");
                 assert_eq!(pool.tag_column().len(), n);
+                assert_eq!(pool.len(), n, "the index holds as many rows as the columns");
             }
             assert!(pool.mass_column().iter().zip(pool.tag_column()).all(|(m, t)| *m == t.0));
+            for &(k, id) in &keys {
+                assert_eq!(pool.mass_by_key(k).copied(), Some(id), "every key names its row");
+            }
         });
         PlainPool::with(|mut pool| {
             for id in 0..scaled(50) {

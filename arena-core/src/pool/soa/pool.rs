@@ -175,7 +175,8 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     ///
     /// # Panics
     ///
-    /// Past `u32::MAX - 1` values, or out of memory; the pool is unchanged then.
+    /// Past `u32::MAX - 1` values, or out of memory; the pool holds the same values under
+    /// the same keys then.
     ///
     /// # Examples
     ///
@@ -195,14 +196,14 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     #[inline]
     #[track_caller]
     pub fn insert(&mut self, value: R) -> Handle<'id> {
-        match self.push_with(value, RowIndex::try_insert) {
+        match self.push_with(value, RowIndex::try_insert, Self::unname_handle) {
             Ok(handle) => handle,
             Err(e) => fail(e.error()),
         }
     }
 
     /// Like [`insert`](Self::insert), but hands `value` back when the index space or
-    /// memory is exhausted; the pool is unchanged then.
+    /// memory is exhausted; the pool holds the same values under the same keys then.
     ///
     /// # Errors
     ///
@@ -223,7 +224,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// });
     /// ```
     pub fn try_insert(&mut self, value: R) -> Result<Handle<'id>, TryAllocError<R>> {
-        self.push_with(value, RowIndex::try_insert)
+        self.push_with(value, RowIndex::try_insert, Self::unname_handle)
     }
 
     /// Stores `value` and returns a copyable, checked key to it (no owner).
@@ -249,7 +250,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     #[inline]
     #[track_caller]
     pub fn insert_keyed(&mut self, value: R) -> Key<'id> {
-        match self.push_with(value, RowIndex::try_insert_keyed) {
+        match self.push_with(value, RowIndex::try_insert_keyed, Self::unname_key) {
             Ok(key) => key,
             Err(e) => fail(e.error()),
         }
@@ -277,29 +278,45 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// ```
     #[inline]
     pub fn try_insert_keyed(&mut self, value: R) -> Result<Key<'id>, TryAllocError<R>> {
-        self.push_with(value, RowIndex::try_insert_keyed)
+        self.push_with(value, RowIndex::try_insert_keyed, Self::unname_key)
     }
 
     /// Pushes `value` as a new row named by what `name` makes for it (a handle or a
-    /// key). Room in every column comes first, so nothing can fail once the index has
-    /// changed; on an error the pool is unchanged and `value` comes back.
+    /// key). The name comes first and room in every column right before the push, so
+    /// that the compiler sees one capacity test for both; if the columns cannot grow,
+    /// `unname` takes the name back (the row it got is the last, and goes), and `value`
+    /// comes back with the error. Either way, on an error the pool holds the same values
+    /// under the same keys.
     #[inline]
     fn push_with<N>(
         &mut self,
         value: R,
         name: impl FnOnce(&mut RowIndex<'id>) -> Result<N, AllocError>,
+        unname: impl FnOnce(&mut RowIndex<'id>, N),
     ) -> Result<N, TryAllocError<R>> {
+        let named = match name(&mut self.rows) {
+            Ok(named) => named,
+            Err(error) => return Err(TryAllocError::new(error, value)),
+        };
         if R::try_reserve(&mut self.storage, 1).is_err() {
+            unname(&mut self.rows, named);
             return Err(TryAllocError::new(Self::out_of_memory(), value));
         }
-        match name(&mut self.rows) {
-            Ok(named) => {
-                R::push(&mut self.storage, value);
-                self.check_len();
-                Ok(named)
-            }
-            Err(error) => Err(TryAllocError::new(error, value)),
-        }
+        R::push(&mut self.storage, value);
+        self.check_len();
+        Ok(named)
+    }
+
+    /// Takes back a handle whose row has no values yet (see `push_with`).
+    #[cold]
+    fn unname_handle(rows: &mut RowIndex<'id>, handle: Handle<'id>) {
+        rows.remove(handle);
+    }
+
+    /// Takes back a key whose row has no values yet (see `push_with`).
+    #[cold]
+    fn unname_key(rows: &mut RowIndex<'id>, key: Key<'id>) {
+        rows.remove_key(key);
     }
 
     /// Removes a handle's value and returns it, its fields gathered from the columns; the

@@ -119,8 +119,8 @@ impl<'id> RowIndex<'id> {
         self.try_insert().unwrap_or_else(|e| fail(e))
     }
 
-    /// Like [`insert`](Self::insert), but an error instead of a panic; on error nothing
-    /// changed.
+    /// Like [`insert`](Self::insert), but an error instead of a panic; on error the index
+    /// has the same rows under the same keys (a slot taken for the row is given back).
     ///
     /// # Errors
     ///
@@ -138,9 +138,12 @@ impl<'id> RowIndex<'id> {
     /// ```
     #[inline]
     pub fn try_insert(&mut self) -> Result<Handle<'id>, AllocError> {
-        self.reserve_row()?;
         let row = self.next_row();
         let handle = self.slots.try_insert(row).map_err(|e| e.error())?;
+        if let Err(error) = self.reserve_row() {
+            self.slots.remove(handle);
+            return Err(error);
+        }
         self.rows.push(handle.slot());
         self.handles += 1;
         Ok(handle)
@@ -182,14 +185,20 @@ impl<'id> RowIndex<'id> {
     /// ```
     #[inline]
     pub fn try_insert_keyed(&mut self) -> Result<Key<'id>, AllocError> {
-        self.reserve_row()?;
         let row = self.next_row();
         let key = self.slots.try_insert_keyed(row).map_err(|e| e.error())?;
+        if let Err(error) = self.reserve_row() {
+            self.slots.remove_key(key);
+            return Err(error);
+        }
         self.rows.push(key.slot());
         Ok(key)
     }
 
-    /// Room for one more row in `rows`, so the push after the slot insert cannot fail.
+    /// Room for one more row in `rows`, tested after the slot insert and right before
+    /// the push: with no store between them, the compiler folds the push's own capacity
+    /// test into this one (testing first, before the slot insert, cost W8's churn 4
+    /// instructions an operation).
     ///
     /// Inlined down to a length-capacity comparison: the churn loop inserts after every
     /// removal, and `rows` has room almost always; growing is the cold call.
