@@ -121,7 +121,7 @@ fn soa_pool_stores_columns_and_gathers_values_back() {
         let removed = pool.remove(a);
         assert_eq!(removed, Body { pos: [2.0, 1.0, 1.0], vel: [0.5; 3], mass: 1.0 });
         assert_eq!(pool.rows().row(&c), 0);
-        assert_eq!(pool.rows().key_at_row(0), Some(key_c));
+        assert_eq!(pool.key_at_row(0), Some(key_c));
         assert_eq!(*pool.mass(&c), 3.0);
         assert_eq!(*pool.mass(&b), 2.0);
         assert_eq!(pool.mass_column(), &[3.0, 2.0]);

@@ -54,11 +54,13 @@ pub struct PointColumnsMut<'a> {
     ///The value's `y`.
     y: &'a mut [f32],
 }
-///The columns of `Point` values (one per field, in a `ColumnVec`), kept by a `PointPool`; not for direct use.
+///The columns of `Point` values (the slot column and one per field, in a `ColumnVec`), kept by a `PointPool`; not for direct use.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)]
 pub struct PointSoaStorage {
-    columns: ::arena_kit::pool::soa::ColumnVec<(f32, (f32, ()))>,
+    columns: ::arena_kit::pool::soa::ColumnVec<
+        (::core::primitive::u32, (f32, (f32, ()))),
+    >,
 }
 const _: () = {
     /// Implemented by every `Drop` type, and by the `#[arena(soa)]` struct: the two
@@ -109,7 +111,13 @@ const _: () = {
     #[allow(dead_code)]
     fn __arena_make() {}
     #[allow(dead_code)]
+    fn __arena_moved() {}
+    #[allow(dead_code)]
     fn __arena_row() {}
+    #[allow(dead_code)]
+    fn __arena_slot() {}
+    #[allow(dead_code)]
+    fn __arena_slots() {}
     #[allow(dead_code)]
     fn __arena_storage() {}
     #[allow(dead_code)]
@@ -118,30 +126,44 @@ const _: () = {
     #[automatically_derived]
     impl PointSoaStorage {
         #[inline]
-        fn __arena_push(&mut self, __arena_value: Point) {
+        fn __arena_push(
+            &mut self,
+            __arena_slot: ::core::primitive::u32,
+            __arena_value: Point,
+        ) {
             let Point { x: __arena_field_0, y: __arena_field_1 } = __arena_value;
-            self.columns.push((__arena_field_0, (__arena_field_1, ())));
+            self.columns.push((__arena_slot, (__arena_field_0, (__arena_field_1, ()))));
         }
         #[inline]
         fn __arena_swap_remove(
             &mut self,
             __arena_row: ::core::primitive::usize,
-        ) -> Point {
-            let (__arena_field_0, (__arena_field_1, ())) = self
+        ) -> (Point, ::core::option::Option<::core::primitive::u32>) {
+            let ((_, (__arena_field_0, (__arena_field_1, ()))), __arena_moved) = self
                 .columns
-                .swap_remove(__arena_row);
-            Point {
-                x: __arena_field_0,
-                y: __arena_field_1,
-            }
+                .swap_remove_and_head(__arena_row);
+            (
+                Point {
+                    x: __arena_field_0,
+                    y: __arena_field_1,
+                },
+                __arena_moved,
+            )
         }
         #[inline]
-        fn __arena_pop(&mut self) -> ::core::option::Option<Point> {
-            let (__arena_field_0, (__arena_field_1, ())) = self.columns.pop()?;
-            ::core::option::Option::Some(Point {
-                x: __arena_field_0,
-                y: __arena_field_1,
-            })
+        fn __arena_pop(
+            &mut self,
+        ) -> ::core::option::Option<(::core::primitive::u32, Point)> {
+            let (__arena_slot, (__arena_field_0, (__arena_field_1, ()))) = self
+                .columns
+                .pop()?;
+            ::core::option::Option::Some((
+                __arena_slot,
+                Point {
+                    x: __arena_field_0,
+                    y: __arena_field_1,
+                },
+            ))
         }
     }
     #[automatically_derived]
@@ -220,50 +242,81 @@ const _: () = {
             __arena_storage.columns.shrink_to_fit();
         }
         #[inline]
-        fn push(__arena_storage: &mut Self::Storage, __arena_value: Self) {
-            __arena_storage.__arena_push(__arena_value);
+        fn push(
+            __arena_storage: &mut Self::Storage,
+            __arena_slot: ::core::primitive::u32,
+            __arena_value: Self,
+        ) {
+            __arena_storage.__arena_push(__arena_slot, __arena_value);
         }
         #[inline]
         fn swap_remove(
             __arena_storage: &mut Self::Storage,
             __arena_row: ::core::primitive::usize,
-        ) -> Self {
+        ) -> (Self, ::core::option::Option<::core::primitive::u32>) {
             __arena_storage.__arena_swap_remove(__arena_row)
         }
         #[inline]
         fn compact(
             __arena_storage: &mut Self::Storage,
             mut __arena_keep: impl ::core::ops::FnMut(
+                ::core::primitive::u32,
                 ::arena_kit::pool::soa::RowMut<'_, Self>,
             ) -> ::core::primitive::bool,
         ) {
             let mut __arena_end = __arena_storage.columns.len();
-            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+            let (__arena_slots, (__arena_field_0, (__arena_field_1, ()))) = __arena_storage
                 .columns
                 .slices_mut();
+            let __arena_slots = &mut __arena_slots[..__arena_end];
             let __arena_field_0 = &mut __arena_field_0[..__arena_end];
             let __arena_field_1 = &mut __arena_field_1[..__arena_end];
             let mut __arena_row = 0;
             while __arena_row < __arena_end {
-                if __arena_keep(PointMut {
-                    x: &mut __arena_field_0[__arena_row],
-                    y: &mut __arena_field_1[__arena_row],
-                }) {
+                if __arena_keep(
+                    __arena_slots[__arena_row],
+                    PointMut {
+                        x: &mut __arena_field_0[__arena_row],
+                        y: &mut __arena_field_1[__arena_row],
+                    },
+                ) {
                     __arena_row += 1;
                 } else {
                     __arena_end -= 1;
+                    __arena_slots.swap(__arena_row, __arena_end);
                     __arena_field_0.swap(__arena_row, __arena_end);
                     __arena_field_1.swap(__arena_row, __arena_end);
                 }
             }
         }
         #[inline]
-        fn pop(__arena_storage: &mut Self::Storage) -> ::core::option::Option<Self> {
+        fn pop(
+            __arena_storage: &mut Self::Storage,
+        ) -> ::core::option::Option<(::core::primitive::u32, Self)> {
             __arena_storage.__arena_pop()
         }
         #[inline]
+        fn slots(__arena_storage: &Self::Storage) -> &[::core::primitive::u32] {
+            __arena_storage.columns.slices().0
+        }
+        #[inline]
+        fn slots_and_columns_mut<'a>(
+            __arena_storage: &'a mut Self::Storage,
+        ) -> (&'a [::core::primitive::u32], PointColumnsMut<'a>) {
+            let (__arena_slots, (__arena_field_0, (__arena_field_1, ()))) = __arena_storage
+                .columns
+                .slices_mut();
+            (
+                __arena_slots,
+                PointColumnsMut {
+                    x: __arena_field_0,
+                    y: __arena_field_1,
+                },
+            )
+        }
+        #[inline]
         fn columns<'a>(__arena_storage: &'a Self::Storage) -> PointColumns<'a> {
-            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+            let (_, (__arena_field_0, (__arena_field_1, ()))) = __arena_storage
                 .columns
                 .slices();
             PointColumns {
@@ -275,7 +328,7 @@ const _: () = {
         fn columns_mut<'a>(
             __arena_storage: &'a mut Self::Storage,
         ) -> PointColumnsMut<'a> {
-            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+            let (_, (__arena_field_0, (__arena_field_1, ()))) = __arena_storage
                 .columns
                 .slices_mut();
             PointColumnsMut {
@@ -288,7 +341,7 @@ const _: () = {
             __arena_storage: &'a Self::Storage,
             __arena_row: ::core::primitive::usize,
         ) -> PointRef<'a> {
-            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+            let (_, (__arena_field_0, (__arena_field_1, ()))) = __arena_storage
                 .columns
                 .row(__arena_row);
             PointRef {
@@ -301,7 +354,7 @@ const _: () = {
             __arena_storage: &'a mut Self::Storage,
             __arena_row: ::core::primitive::usize,
         ) -> PointMut<'a> {
-            let (__arena_field_0, (__arena_field_1, ())) = __arena_storage
+            let (_, (__arena_field_0, (__arena_field_1, ()))) = __arena_storage
                 .columns
                 .row_mut(__arena_row);
             PointMut {
@@ -392,7 +445,7 @@ const _: () = {
             let PointColumnsMut { x: __arena_column, .. } = self.inner.columns_mut();
             ::core::option::Option::Some(&mut __arena_column[__arena_row])
         }
-        ///Every value's `x`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
+        ///Every value's `x`, in row order (`key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
         #[inline]
         #[must_use]
         pub fn x_column(&self) -> &[f32] {
@@ -440,7 +493,7 @@ const _: () = {
             let PointColumnsMut { y: __arena_column, .. } = self.inner.columns_mut();
             ::core::option::Option::Some(&mut __arena_column[__arena_row])
         }
-        ///Every value's `y`, in row order (`rows().key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
+        ///Every value's `y`, in row order (`key_at_row(i)` names row `i`): the column to scan (`columns()` borrows every column at once).
         #[inline]
         #[must_use]
         fn y_column(&self) -> &[f32] {

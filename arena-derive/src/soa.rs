@@ -8,9 +8,10 @@
 //!   `&'a mut [F]`. Fields keep their own visibility; the shared views are `Copy`.
 //!   `#[arena(row_derive(..))]` adds derives to all four.
 //! - `ParticleSoaStorage` (hidden): the columns, an `arena_kit::pool::soa::ColumnVec` of
-//!   the fields' types (one length and one capacity for every column) in a private
-//!   field. A named struct rather than the `ColumnVec` itself, so a `pub` struct with
-//!   private field types does not put those types in a public interface.
+//!   a `u32` (the slot column: which slot of the pool's index names the row) and the
+//!   fields' types (one length and one capacity for every column) in a private field. A
+//!   named struct rather than the `ColumnVec` itself, so a `pub` struct with private
+//!   field types does not put those types in a public interface.
 //! - `impl SoaRow for Particle`: every function touches every column the same way (the
 //!   trait's contract), so column lengths move together; `SoaPool` holds the storage in
 //!   a private field, so nothing else can change them.
@@ -191,8 +192,8 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
     ];
     let [row_doc, row_mut_doc, cols_doc, cols_mut_doc] = &docs;
     let storage_doc = format!(
-        "The columns of `{name}` values (one per field, in a `ColumnVec`), kept by a `{}`; not \
-         for direct use.",
+        "The columns of `{name}` values (the slot column and one per field, in a \
+         `ColumnVec`), kept by a `{}`; not for direct use.",
         plan.pool
     );
     // The views' fields carry the struct's field names (and spans); a view whose fields
@@ -252,7 +253,7 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
         #[doc(hidden)]
         #[allow(missing_debug_implementations)]
         #vis struct #storage #user_decl #user_where {
-            columns: #krate::pool::soa::ColumnVec<#list>,
+            columns: #krate::pool::soa::ColumnVec<(::core::primitive::u32, #list)>,
         }
     }
 }
@@ -276,8 +277,22 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let local = |name: &str| names::local(name, &input.names);
     let locals: Vec<_> = (0..fields.len()).map(|i| local(&format!("field_{i}"))).collect();
     let heads: Vec<_> = (0..fields.len()).map(|i| local(&format!("head_{i}"))).collect();
-    let [storage_l, columns_l, capacity, additional, value, index, keep, end] =
-        ["storage", "columns", "capacity", "additional", "value", "row", "keep", "end"].map(local);
+    let [storage_l, columns_l, capacity, additional, value, index, keep, end, slot, slots, moved] =
+        [
+            "storage",
+            "columns",
+            "capacity",
+            "additional",
+            "value",
+            "row",
+            "keep",
+            "end",
+            "slot",
+            "slots",
+            "moved",
+        ]
+        .map(local);
+    let u32 = quote!(::core::primitive::u32);
     // A row of the `ColumnVec`, its fields bound to `locals`: `(field_0, (field_1, ()))`.
     let row_list = nest(locals.iter().map(|l| (proc_macro2::Span::call_site(), quote!(#l))));
     let split = |method: &str| {
@@ -301,21 +316,24 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
             // The struct has no `Drop` (checked by `must_not_impl_drop`), so taking it
             // apart runs no destructor.
             #[inline]
-            fn __arena_push(&mut self, #value: #name #ty_generics) {
+            fn __arena_push(&mut self, #slot: #u32, #value: #name #ty_generics) {
                 let #name { #( #fields: #locals ),* } = #value;
-                self.columns.push(#row_list);
+                self.columns.push((#slot, #row_list));
             }
 
             #[inline]
-            fn __arena_swap_remove(&mut self, #index: #usize) -> #name #ty_generics {
-                let #row_list = self.columns.swap_remove(#index);
-                #name { #( #fields: #locals, )* }
+            fn __arena_swap_remove(
+                &mut self,
+                #index: #usize,
+            ) -> (#name #ty_generics, #option<#u32>) {
+                let ((_, #row_list), #moved) = self.columns.swap_remove_and_head(#index);
+                (#name { #( #fields: #locals, )* }, #moved)
             }
 
             #[inline]
-            fn __arena_pop(&mut self) -> #option<#name #ty_generics> {
-                let #row_list = self.columns.pop()?;
-                #option::Some(#name { #( #fields: #locals, )* })
+            fn __arena_pop(&mut self) -> #option<(#u32, #name #ty_generics)> {
+                let (#slot, #row_list) = self.columns.pop()?;
+                #option::Some((#slot, #name { #( #fields: #locals, )* }))
             }
         }
 
@@ -373,62 +391,80 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
             }
 
             #[inline]
-            fn push(#storage_l: &mut Self::Storage, #value: Self) {
-                #storage_l.__arena_push(#value);
+            fn push(#storage_l: &mut Self::Storage, #slot: #u32, #value: Self) {
+                #storage_l.__arena_push(#slot, #value);
             }
 
             #[inline]
-            fn swap_remove(#storage_l: &mut Self::Storage, #index: #usize) -> Self {
+            fn swap_remove(
+                #storage_l: &mut Self::Storage,
+                #index: #usize,
+            ) -> (Self, #option<#u32>) {
                 #storage_l.__arena_swap_remove(#index)
             }
 
             #[inline]
             fn compact(
                 #storage_l: &mut Self::Storage,
-                mut #keep: impl ::core::ops::FnMut(#row_mut_of) -> ::core::primitive::bool,
+                mut #keep: impl ::core::ops::FnMut(#u32, #row_mut_of) -> ::core::primitive::bool,
             ) {
                 let mut #end = #storage_l.columns.len();
-                let #row_list = #storage_l.columns.slices_mut();
+                let (#slots, #row_list) = #storage_l.columns.slices_mut();
                 // Every column cut to `end` (no-ops: each is that long), so that the
                 // loop's indexing plainly needs no bounds check.
+                let #slots = &mut #slots[..#end];
                 #( let #locals = &mut #locals[..#end]; )*
                 let mut #index = 0;
                 while #index < #end {
-                    if #keep(#row_mut { #( #fields: &mut #locals[#index], )* }) {
+                    if #keep(#slots[#index], #row_mut { #( #fields: &mut #locals[#index], )* }) {
                         #index += 1;
                     } else {
                         #end -= 1;
+                        #slots.swap(#index, #end);
                         #( #locals.swap(#index, #end); )*
                     }
                 }
             }
 
             #[inline]
-            fn pop(#storage_l: &mut Self::Storage) -> #option<Self> {
+            fn pop(#storage_l: &mut Self::Storage) -> #option<(#u32, Self)> {
                 #storage_l.__arena_pop()
             }
 
             #[inline]
+            fn slots(#storage_l: &Self::Storage) -> &[#u32] {
+                #storage_l.columns.slices().0
+            }
+
+            #[inline]
+            fn slots_and_columns_mut<#lt>(
+                #storage_l: &#lt mut Self::Storage,
+            ) -> (&#lt [#u32], #cols_mut #view_args) {
+                let (#slots, #row_list) = #storage_l.columns.slices_mut();
+                (#slots, #cols_mut { #( #fields: #locals, )* })
+            }
+
+            #[inline]
             fn columns<#lt>(#storage_l: &#lt Self::Storage) -> #cols #view_args {
-                let #row_list = #storage_l.columns.slices();
+                let (_, #row_list) = #storage_l.columns.slices();
                 #cols { #( #fields: #locals, )* }
             }
 
             #[inline]
             fn columns_mut<#lt>(#storage_l: &#lt mut Self::Storage) -> #cols_mut #view_args {
-                let #row_list = #storage_l.columns.slices_mut();
+                let (_, #row_list) = #storage_l.columns.slices_mut();
                 #cols_mut { #( #fields: #locals, )* }
             }
 
             #[inline]
             fn row<#lt>(#storage_l: &#lt Self::Storage, #index: #usize) -> #row #view_args {
-                let #row_list = #storage_l.columns.row(#index);
+                let (_, #row_list) = #storage_l.columns.row(#index);
                 #row { #( #fields: #locals, )* }
             }
 
             #[inline]
             fn row_mut<#lt>(#storage_l: &#lt mut Self::Storage, #index: #usize) -> #row_mut #view_args {
-                let #row_list = #storage_l.columns.row_mut(#index);
+                let (_, #row_list) = #storage_l.columns.row_mut(#index);
                 #row_mut { #( #fields: #locals, )* }
             }
         }
@@ -486,7 +522,7 @@ fn accessors(plan: &Plan<'_>, views: &Views, c: &Column<'_>) -> TokenStream {
     let by_key_mut_doc =
         format!("The `{bare}` of `key`'s value, mutably, or `None` if the key is stale.");
     let slice_doc = format!(
-        "Every value's `{bare}`, in row order (`rows().key_at_row(i)` names row `i`): the \
+        "Every value's `{bare}`, in row order (`key_at_row(i)` names row `i`): the \
          column to scan (`columns()` borrows every column at once)."
     );
     let slice_mut_doc = format!(

@@ -51,7 +51,8 @@ pub(crate) struct Fixed<'a> {
 pub(crate) enum Layout<'a> {
     /// A `Pool<'id, T>` inside a newtype.
     Aos,
-    /// One `Vec` per field, rows through a `RowIndex`.
+    /// One column per field in a `ColumnVec`, beside the slot column; rows through a
+    /// `RowIndex`.
     Soa(Vec<Column<'a>>),
 }
 
@@ -90,6 +91,7 @@ const SOA_METHODS: &[&str] = &[
     "columns_mut",
     "rows",
     "key",
+    "key_at_row",
     "into_key",
     "take_handle",
     "contains_key",

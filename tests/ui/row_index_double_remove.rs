@@ -3,8 +3,8 @@ use arena_kit::pool::soa::RowIndex;
 
 fn main() {
     RowIndex::with(|mut index| {
-        let h = index.insert();
-        let _ = index.insert();
+        let h = index.insert(0);
+        let _ = index.insert(0);
         index.remove(h);
         index.remove(h);
     });

@@ -4,8 +4,8 @@ use arena_kit::pool::soa::RowIndex;
 fn main() {
     RowIndex::with(|mut a| {
         RowIndex::with(|mut b| {
-            let h = a.insert();
-            let _ = b.insert();
+            let h = a.insert(0);
+            let _ = b.insert(0);
             let _ = b.remove(h);
         });
     });

@@ -428,6 +428,13 @@ impl<'id, T> Pool<'id, T> {
     }
 
     #[cfg(feature = "alloc")]
+    /// The key of the value in slot `index`, if it is occupied.
+    #[inline]
+    pub(super) fn occupied_key_at(&self, index: u32) -> Option<Key<'id>> {
+        Some(Key::new(index, self.slots.version_at(index)?, self.brand))
+    }
+
+    #[cfg(feature = "alloc")]
     /// The key of the value in slot `index` if it is occupied and no handle owns it.
     #[inline]
     pub(super) fn unowned_key_at(&self, index: u32) -> Option<Key<'id>> {

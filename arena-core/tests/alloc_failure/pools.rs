@@ -65,7 +65,7 @@ pub(crate) fn typed_pools_hand_values_back() {
         RowIndex::with(|mut rows| {
             let mut n = 0;
             for _ in 0..scaled(100) {
-                match rows.try_insert_keyed() {
+                match rows.try_insert_keyed(n) {
                     Ok(k) => {
                         assert_eq!(rows.key_row(k), Some(n));
                         n += 1;

@@ -667,6 +667,37 @@ impl<L: ColumnList> ColumnVec<L> {
     }
 }
 
+impl<H: Copy, T: ColumnList> ColumnVec<(H, T)> {
+    /// [`swap_remove`](Self::swap_remove), and the first column's element of the row
+    /// that moved into `row`: `None` if `row` was the last row. For a first column that
+    /// names the rows (as the slot column of a [`SoaPool`](crate::SoaPool) does), what
+    /// the swap moved is known without a second lookup.
+    ///
+    /// # Panics
+    ///
+    /// If `row` is out of bounds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::pool::soa::ColumnVec;
+    ///
+    /// let mut rows: ColumnVec<(u32, (char, ()))> = ColumnVec::new();
+    /// rows.push((10, ('a', ())));
+    /// rows.push((11, ('b', ())));
+    /// assert_eq!(rows.swap_remove_and_head(0), ((10, ('a', ())), Some(11)));
+    /// assert_eq!(rows.swap_remove_and_head(0), ((11, ('b', ())), None));
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn swap_remove_and_head(&mut self, row: usize) -> ((H, T), Option<H>) {
+        let removed = self.swap_remove(row);
+        // The head column is `self.len` long (C1), so this bounds test is the test of
+        // whether a row moved.
+        (removed, self.raw.0.get(row).copied())
+    }
+}
+
 impl<L: ColumnList> Default for ColumnVec<L> {
     fn default() -> Self {
         Self::new()

@@ -1,85 +1,98 @@
 //! [`Compaction`]: [`SoaPool::retain`](super::SoaPool::retain)'s one pass over the rows,
-//! as a guard that leaves the row index whole wherever the pass stops.
+//! which keeps the row index whole at every point where user code runs.
 //!
 //! `retain` visits the rows from the first on. A row kept stays where it is. A row
 //! rejected swaps places with the last row not yet rejected, which is visited next in
-//! its place ([`SoaRow::compact`](crate::SoaRow::compact) swaps the columns the same
-//! way), so the rejected rows gather at the end, behind every row kept. Then they are
-//! taken off the end, one whole value at a time, each dropped as it leaves. A row that
-//! stays costs its visit and nothing more; a row removed costs one swap and one pop.
+//! its place ([`SoaRow::compact`](crate::SoaRow::compact) swaps the columns, the slot
+//! column with them), so the rejected rows gather at the end, behind every row kept.
+//! Then they are taken off the end, one whole value at a time, each dropped as it
+//! leaves. A row that stays costs its visit and nothing more; a row removed costs one
+//! swap and one pop.
 //!
 //! The row index's invariant, that every slot knows its row, is what a swap of two rows
-//! breaks. The pass tells only the row that moves into the hole its new place
-//! ([`swap_rows_unlinked`](RowIndex::swap_rows_unlinked)); the rejected rows at the
-//! end are relinked when the guard drops. On the normal path none is left by then
-//! (every one has been removed); after a panic in the user's `keep` or in a destructor,
-//! the guard relinks them during the unwind, so every value not yet dropped stays in
-//! the pool under its key. The guard runs no user code.
+//! breaks. The pass mends it before the user's `keep` can next run: a rejected row's
+//! slot learns its place at the end when it is rejected (the swap follows at once, with
+//! no user code between), and the row that came from the end learns its new place when
+//! it is visited, before `keep` sees it. So a panic in `keep`, or in a destructor while
+//! the rejected rows are popped, leaves every value not yet dropped in the pool under
+//! its key, and the pass needs no guard to mend the index during an unwind.
+//!
+//! A hand-written [`SoaRow`](crate::SoaRow) whose `compact` does not visit the rows as
+//! promised (the pass's count of rows visited and rejected then disagrees with the
+//! rows) makes `retain` drop nothing and tell every slot its row again from the slot
+//! column: the values all stay, under their keys.
 
 use crate::pool::Key;
 use crate::pool::soa::row_index::RowIndex;
 
 /// A `retain` pass in progress over a [`RowIndex`]: rows `..next` are kept, rows
-/// `next..end` not yet visited, rows `end..` rejected (not linked to their slots).
+/// `next..end` not yet visited, rows `end..` rejected.
 pub(super) struct Compaction<'a, 'id> {
     index: &'a mut RowIndex<'id>,
     next: usize,
     end: usize,
+    /// Whether the row at `next` came from the end (the last visit rejected a row), so
+    /// that its slot still names its old row.
+    moved_in: bool,
     /// Whether some row is owned by a handle; if not, no row needs asking.
     handles: bool,
 }
 
 impl<'a, 'id> Compaction<'a, 'id> {
-    /// A pass over `index` that has visited nothing yet.
-    pub(super) fn new(index: &'a mut RowIndex<'id>) -> Self {
-        let end = index.len();
+    /// A pass over the `len` rows of `index`'s columns that has visited nothing yet.
+    pub(super) fn new(index: &'a mut RowIndex<'id>, len: usize) -> Self {
         let handles = index.has_handles();
-        Compaction { index, next: 0, end, handles }
+        Compaction { index, next: 0, end: len, moved_in: false, handles }
     }
 
-    /// The key of the row to visit next, or `None` if a handle owns it (then it is kept,
-    /// unseen) or every row has been visited.
+    /// Visits the next row, whose slot (from the slot column) is `slot`: asks `keep`
+    /// about it with its key, unless a handle owns it (then it is kept, unseen), and
+    /// says whether it stays. A row rejected is about to swap places with row `end - 1`
+    /// (see [`SoaRow::compact`](crate::SoaRow::compact)), where its slot is told it is.
+    ///
+    /// The row is the pass's count, not a number `compact` gives: a hand-written
+    /// `SoaRow` that visits past the end has those rows kept, unseen, and one that
+    /// misplaces rows makes lookups find other values or panic, never lose a row.
     #[inline]
-    pub(super) fn next_key(&self) -> Option<Key<'id>> {
-        if self.next >= self.end {
-            return None;
+    pub(super) fn visit(&mut self, slot: u32, keep: impl FnOnce(Key<'id>) -> bool) -> bool {
+        let row = self.next;
+        if row >= self.end {
+            return true;
         }
-        if self.handles {
-            self.index.unowned_key_at_row(self.next)
+        if self.moved_in {
+            self.index.moved(slot, row);
+        }
+        let key = if self.handles {
+            let Some(key) = self.index.unowned_key_of_slot(slot) else {
+                // Owned by a handle: kept, unseen.
+                self.next += 1;
+                self.moved_in = false;
+                return true;
+            };
+            key
         } else {
             // No row is owned: the key is the row's, whether the caller looks at it or
             // not (if not, the slot is never read).
-            Some(self.index.key_of_row(self.next))
+            self.index.key_of_slot(slot)
+        };
+        if keep(key) {
+            self.next += 1;
+            self.moved_in = false;
+            true
+        } else {
+            self.end -= 1;
+            self.index.moved(slot, self.end);
+            self.moved_in = row != self.end;
+            false
         }
     }
 
-    /// The row visited stays; the next row is visited next.
-    #[inline]
-    pub(super) fn keep(&mut self) {
-        self.next += 1;
-    }
-
-    /// The row visited (whose key [`next_key`](Self::next_key) gave) is removed: it swaps
-    /// places with the last row not yet visited, which is visited next.
-    #[inline]
-    pub(super) fn reject(&mut self) {
-        debug_assert!(self.next < self.end, "only a visited row is rejected");
-        self.end -= 1;
-        if self.next != self.end {
-            self.index.swap_rows_unlinked(self.next, self.end);
-        }
-    }
-
-    /// Frees the last row if the pass rejected it, and says whether it did; the caller
-    /// then pops one row off every column.
-    #[inline]
-    pub(super) fn pop_rejected(&mut self) -> bool {
-        self.index.pop_unowned_past(self.end)
-    }
-}
-
-impl Drop for Compaction<'_, '_> {
-    fn drop(&mut self) {
-        self.index.relink_from(self.end);
+    /// The number of rows kept, the rows from there on being the rejected ones, if the
+    /// pass visited every row as [`SoaRow::compact`](crate::SoaRow::compact) promises
+    /// (then the visits met the rejected rows at the end). `None` if it did not: a
+    /// hand-written `compact` broke its contract, and the slots told of rows may not be
+    /// where the rows are.
+    pub(super) fn kept(&self) -> Option<usize> {
+        (self.next == self.end).then_some(self.end)
     }
 }

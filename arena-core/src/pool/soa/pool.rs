@@ -2,12 +2,14 @@
 //!
 //! # Design
 //!
-//! A value of a [`SoaRow`] type is stored as one row across its columns (one `Vec` per
-//! field, in [`SoaRow::Storage`]); a [`RowIndex`] hands out the pool's handles and keys
-//! and maps each to its current row. Removing a value swap-removes its row from every
-//! column (the last row moves into the hole and the index tells the moved value's slot
-//! its new row), so every column stays a dense slice: a scan of one field is a plain
-//! slice loop, which the compiler vectorises.
+//! A value of a [`SoaRow`] type is stored as one row across its columns (one per field,
+//! in [`SoaRow::Storage`]), with its slot in one more column, the slot column; a
+//! [`RowIndex`] hands out the pool's handles and keys and maps each slot to its current
+//! row. Removing a value swap-removes its row from every column (the last row moves into
+//! the hole, and its slot, out of the same swap, is told its new row), so every column
+//! stays a dense slice: a scan of one field is a plain slice loop, which the compiler
+//! vectorises. The slot column moving with the rows is what keeps the map from rows to
+//! slots free: it has no length, capacity or bounds of its own to keep.
 //!
 //! # What the type system proves, what runtime checks catch
 //!
@@ -30,13 +32,14 @@
 //!
 //! # Costs
 //!
-//! An insert reserves room in every column, takes a slot from the index and pushes one
-//! element per column. A removal frees the slot, swap-removes one element per column and
-//! rewrites one slot of the index (the moved row's). A lookup by handle reads the index,
-//! then each column it returns a reference into (one bounds check each). `retain` is
-//! one pass (see `pool/soa/compaction.rs`): a row kept costs its visit, with no bounds
-//! check per column and, while no handle owns a row, no read of its slot unless the
-//! closure uses the key; a row removed costs a swap with the last row and a pop.
+//! An insert takes a slot from the index, tests the columns' capacity once and pushes
+//! one element per column (the slot column too). A removal frees the slot, swap-removes
+//! one element per column and rewrites one slot of the index (the moved row's). A
+//! lookup by handle reads the index, then each column it returns a reference into (one
+//! bounds check each). `retain` is one pass (see `pool/soa/compaction.rs`): a row kept
+//! costs its visit, with no bounds check per column and, while no handle owns a row, no
+//! read of its slot unless the closure uses the key; a row removed costs a swap with the
+//! last row, a write of its slot's row, and a pop.
 
 use core::fmt;
 use core::iter::FusedIterator;
@@ -196,7 +199,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     #[inline]
     #[track_caller]
     pub fn insert(&mut self, value: R) -> Handle<'id> {
-        match self.push_with(value, RowIndex::try_insert, Self::unname_handle) {
+        match self.push_with(value, RowIndex::try_insert, Self::unname_handle, Handle::slot) {
             Ok(handle) => handle,
             Err(e) => fail(e.error()),
         }
@@ -224,7 +227,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// });
     /// ```
     pub fn try_insert(&mut self, value: R) -> Result<Handle<'id>, TryAllocError<R>> {
-        self.push_with(value, RowIndex::try_insert, Self::unname_handle)
+        self.push_with(value, RowIndex::try_insert, Self::unname_handle, Handle::slot)
     }
 
     /// Stores `value` and returns a copyable, checked key to it (no owner).
@@ -250,7 +253,8 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     #[inline]
     #[track_caller]
     pub fn insert_keyed(&mut self, value: R) -> Key<'id> {
-        match self.push_with(value, RowIndex::try_insert_keyed, Self::unname_key) {
+        match self.push_with(value, RowIndex::try_insert_keyed, Self::unname_key, |key| key.slot())
+        {
             Ok(key) => key,
             Err(e) => fail(e.error()),
         }
@@ -278,23 +282,25 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// ```
     #[inline]
     pub fn try_insert_keyed(&mut self, value: R) -> Result<Key<'id>, TryAllocError<R>> {
-        self.push_with(value, RowIndex::try_insert_keyed, Self::unname_key)
+        self.push_with(value, RowIndex::try_insert_keyed, Self::unname_key, |key| key.slot())
     }
 
     /// Pushes `value` as a new row named by what `name` makes for it (a handle or a
-    /// key). The name comes first and room in every column right before the push, so
-    /// that the compiler sees one capacity test for both; if the columns cannot grow,
-    /// `unname` takes the name back (the row it got is the last, and goes), and `value`
+    /// key), with the name's slot in the slot column. The name comes first and room in
+    /// every column right before the push, so that the compiler sees one capacity test
+    /// for both; if the columns cannot grow, `unname` takes the name back, and `value`
     /// comes back with the error. Either way, on an error the pool holds the same values
     /// under the same keys.
     #[inline]
     fn push_with<N>(
         &mut self,
         value: R,
-        name: impl FnOnce(&mut RowIndex<'id>) -> Result<N, AllocError>,
+        name: impl FnOnce(&mut RowIndex<'id>, usize) -> Result<N, AllocError>,
         unname: impl FnOnce(&mut RowIndex<'id>, N),
+        slot: impl FnOnce(&N) -> u32,
     ) -> Result<N, TryAllocError<R>> {
-        let named = match name(&mut self.rows) {
+        let row = R::column_len(&self.storage);
+        let named = match name(&mut self.rows, row) {
             Ok(named) => named,
             Err(error) => return Err(TryAllocError::new(error, value)),
         };
@@ -302,7 +308,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
             unname(&mut self.rows, named);
             return Err(TryAllocError::new(Self::out_of_memory(), value));
         }
-        R::push(&mut self.storage, value);
+        R::push(&mut self.storage, slot(&named), value);
         self.check_len();
         Ok(named)
     }
@@ -340,9 +346,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     #[inline]
     pub fn remove(&mut self, handle: Handle<'id>) -> R {
         let row = self.rows.remove(handle);
-        let value = R::swap_remove(&mut self.storage, row);
-        self.check_len();
-        value
+        self.take_row(row)
     }
 
     /// Removes `key`'s value and returns it: `None` if the key is stale or a handle owns
@@ -366,9 +370,19 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     #[inline]
     pub fn remove_key(&mut self, key: Key<'id>) -> Option<R> {
         let row = self.rows.remove_key(key)?;
-        let value = R::swap_remove(&mut self.storage, row);
+        Some(self.take_row(row))
+    }
+
+    /// Swap-removes `row`, whose slot was just freed, from every column, and tells the
+    /// index where the row that moved into it (if any) is now.
+    #[inline]
+    fn take_row(&mut self, row: usize) -> R {
+        let (value, moved) = R::swap_remove(&mut self.storage, row);
+        if let Some(slot) = moved {
+            self.rows.moved(slot, row);
+        }
         self.check_len();
-        Some(value)
+        value
     }
 
     /// A handle's value: a shared reference to each of its fields.
@@ -472,7 +486,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
         Some(R::row_mut(&mut self.storage, row))
     }
 
-    /// Every column as a shared slice, in row order (`rows().key_at_row(i)` names row
+    /// Every column as a shared slice, in row order (`key_at_row(i)` names row
     /// `i`): the fields to scan.
     ///
     /// # Examples
@@ -524,8 +538,8 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
         R::columns_mut(&mut self.storage)
     }
 
-    /// The row index: the row of a handle or key (`row`, `key_row`), the key at a row
-    /// (`key_at_row`), slot stats.
+    /// The key of the value now at `row`, or `None` past the last row: with
+    /// [`len`](Self::len), how a scan over the columns names what it finds.
     ///
     /// # Examples
     ///
@@ -538,7 +552,30 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     ///
     /// BodyPool::with(|mut pool| {
     ///     let k = pool.insert_keyed(Body { mass: 1.0 });
-    ///     assert_eq!(pool.rows().key_at_row(0), Some(k));
+    ///     let heavy = pool.mass_column().iter().position(|&m| m > 0.5);
+    ///     assert_eq!(heavy.and_then(|row| pool.key_at_row(row)), Some(k));
+    ///     assert_eq!(pool.key_at_row(1), None);
+    /// });
+    /// ```
+    #[must_use]
+    pub fn key_at_row(&self, row: usize) -> Option<Key<'id>> {
+        R::slots(&self.storage).get(row).map(|&slot| self.rows.key_of_slot(slot))
+    }
+
+    /// The row index: the row of a handle or key (`row`, `key_row`), slot stats.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     let k = pool.insert_keyed(Body { mass: 1.0 });
+    ///     assert_eq!(pool.rows().key_row(k), Some(0));
     /// });
     /// ```
     #[inline]
@@ -768,7 +805,8 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// ```
     #[must_use]
     pub fn iter(&self) -> Iter<'_, 'id, R> {
-        Iter { rows: &self.rows, storage: &self.storage, front: 0, back: self.rows.len() }
+        let slots = R::slots(&self.storage);
+        Iter { rows: &self.rows, slots, storage: &self.storage, front: 0, back: slots.len() }
     }
 
     /// Every value with its key, in row order, as row views of mutable references.
@@ -793,13 +831,8 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// ```
     #[must_use]
     pub fn iter_mut(&mut self) -> IterMut<'_, 'id, R> {
-        let back = self.rows.len();
-        IterMut {
-            rows: &self.rows,
-            columns: Some(R::columns_mut(&mut self.storage)),
-            front: 0,
-            back,
-        }
+        let (slots, columns) = R::slots_and_columns_mut(&mut self.storage);
+        IterMut { rows: &self.rows, slots, columns: Some(columns), front: 0, back: slots.len() }
     }
 
     /// Keeps the keyed values for which `keep` returns `true` and removes the others, in
@@ -828,28 +861,40 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// });
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(Key<'id>, RowMut<'_, R>) -> bool) {
-        let mut pass = Compaction::new(&mut self.rows);
-        R::compact(&mut self.storage, |value| {
-            // The row is the pass's, not a number `compact` gives: a hand-written
-            // `SoaRow` can then misplace fields, but not make the pass lose a row.
-            let kept = match pass.next_key() {
-                Some(key) => keep(key, value),
-                None => true, // owned by a handle (or past the end): kept, not visited
-            };
-            if kept {
-                pass.keep();
-            } else {
-                pass.reject();
+        let mut pass = Compaction::new(&mut self.rows, R::column_len(&self.storage));
+        R::compact(&mut self.storage, |slot, value| pass.visit(slot, |key| keep(key, value)));
+        let Some(kept) = pass.kept() else {
+            // `compact` broke its contract: every value stays, each slot told its row.
+            self.relink();
+            return;
+        };
+        // The rejected rows, at the end: each slot freed, then the value dropped, so a
+        // destructor that panics leaves the rest in the pool under their keys. A row
+        // leaves only if its slot, unowned, says it is that row.
+        loop {
+            let len = R::column_len(&self.storage);
+            if len <= kept {
+                break;
             }
-            kept
-        });
-        while pass.pop_rejected() {
-            let value = R::pop(&mut self.storage);
-            debug_assert!(value.is_some(), "every row has a value in the columns");
+            let Some(&slot) = R::slots(&self.storage).last() else { break };
+            let Some(key) = self.rows.unowned_key_of_slot(slot) else { break };
+            if self.rows.key_row(key) != Some(len - 1) {
+                break;
+            }
+            let Some((_, value)) = R::pop(&mut self.storage) else { break };
+            self.rows.remove_key(key);
             drop(value);
         }
-        drop(pass);
         self.check_len();
+    }
+
+    /// Tells every slot named in the slot column its row: after a hand-written
+    /// `compact` that broke its contract (see `pool/soa/compaction.rs`).
+    #[cold]
+    fn relink(&mut self) {
+        for (row, &slot) in R::slots(&self.storage).iter().enumerate() {
+            self.rows.relink(slot, row);
+        }
     }
 
     /// Removes every keyed value; values owned by handles stay.
@@ -900,7 +945,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     pub fn drain(self) -> alloc::vec::IntoIter<R> {
         let mut storage = self.storage;
         let mut all = alloc::vec::Vec::with_capacity(R::column_len(&storage));
-        while let Some(value) = R::pop(&mut storage) {
+        while let Some((_, value)) = R::pop(&mut storage) {
             all.push(value);
         }
         all.reverse();
@@ -944,6 +989,7 @@ impl<'a, 'id, R: SoaRow> IntoIterator for &'a mut SoaPool<'id, R> {
 /// The iterator of [`SoaPool::iter`]: `(key, row view)` in row order.
 pub struct Iter<'a, 'id, R: SoaRow> {
     rows: &'a RowIndex<'id>,
+    slots: &'a [u32],
     storage: &'a R::Storage,
     /// Rows `front..back` are still to come.
     front: usize,
@@ -953,7 +999,7 @@ pub struct Iter<'a, 'id, R: SoaRow> {
 impl<'a, 'id, R: SoaRow + 'a> Iter<'a, 'id, R> {
     /// Row `row`, with its key.
     fn at(&self, row: usize) -> (Key<'id>, RowRef<'a, R>) {
-        (self.rows.key_of_row(row), R::row(self.storage, row))
+        (self.rows.key_of_slot(self.slots[row]), R::row(self.storage, row))
     }
 }
 
@@ -987,7 +1033,13 @@ impl<'a, R: SoaRow + 'a> FusedIterator for Iter<'a, '_, R> {}
 
 impl<R: SoaRow> Clone for Iter<'_, '_, R> {
     fn clone(&self) -> Self {
-        Iter { rows: self.rows, storage: self.storage, front: self.front, back: self.back }
+        Iter {
+            rows: self.rows,
+            slots: self.slots,
+            storage: self.storage,
+            front: self.front,
+            back: self.back,
+        }
     }
 }
 
@@ -1003,6 +1055,7 @@ type Split<'a, R> = fn(ColumnsMut<'a, R>) -> Option<(RowMut<'a, R>, ColumnsMut<'
 /// The iterator of [`SoaPool::iter_mut`]: `(key, mutable row view)` in row order.
 pub struct IterMut<'a, 'id, R: SoaRow> {
     rows: &'a RowIndex<'id>,
+    slots: &'a [u32],
     /// The rows `front..back` not yet handed out; `None` only while being cut.
     columns: Option<ColumnsMut<'a, R>>,
     front: usize,
@@ -1024,7 +1077,7 @@ impl<'a, 'id, R: SoaRow + 'a> IterMut<'a, 'id, R> {
             self.back -= 1;
             self.back
         };
-        Some((self.rows.key_of_row(index), row))
+        Some((self.rows.key_of_slot(self.slots[index]), row))
     }
 }
 

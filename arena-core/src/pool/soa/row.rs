@@ -13,9 +13,14 @@
 //!
 //! # The contract
 //!
-//! - `Storage` holds one column per field; every function changes every column in the
-//!   same way (`push` adds one row, `swap_remove` and `pop` take one, `compact`
-//!   reorders them), so all columns always have [`column_len`](SoaRow::column_len) elements.
+//! - `Storage` holds one column per field, and one more of `u32`s, the *slot column*:
+//!   the slot of the pool's index that names each row, which the pool hands to `push`
+//!   with the value and reads back wherever it needs the key of a row. Every function
+//!   changes every column in the same way (`push` adds one row, `swap_remove` and `pop`
+//!   take one, `compact` reorders them), so all columns always have
+//!   [`column_len`](SoaRow::column_len) elements, and a row's slot moves with its fields.
+//!   (The slot column is why a removal updates one map instead of two: the row of the
+//!   value that moves into a hole, and its slot, come out of the same swap.)
 //! - After `try_reserve(storage, n)` succeeds, `n` pushes do not allocate (and so do not
 //!   fail or panic).
 //! - `Columns` and `ColumnsMut` are views of every column as a slice, `Ref` and `Mut`
@@ -102,7 +107,8 @@ pub type ColumnsMut<'a, R> = <R as Views<'a>>::ColumnsMut;
 /// });
 /// ```
 pub trait SoaRow: Sized + for<'a> Views<'a> {
-    /// The columns: one per field (the derive uses a [`ColumnVec`](crate::pool::soa::ColumnVec)).
+    /// The columns: the slot column and one per field (the derive uses a
+    /// [`ColumnVec`](crate::pool::soa::ColumnVec) whose first column holds the slots).
     type Storage;
 
     /// Empty columns with room for `capacity` rows each.
@@ -128,29 +134,39 @@ pub trait SoaRow: Sized + for<'a> Views<'a> {
     /// Gives unused capacity back in every column.
     fn shrink_to_fit(storage: &mut Self::Storage);
 
-    /// Appends `value` as the last row, one field per column.
-    fn push(storage: &mut Self::Storage, value: Self);
+    /// Appends `value` as the last row, one field per column, with `slot` in the slot
+    /// column.
+    fn push(storage: &mut Self::Storage, slot: u32, value: Self);
 
     /// Takes row `row` out of every column (the last row moves into its place) and
-    /// gathers the value back.
+    /// gathers the value back, with the slot of the row that moved into `row`: `None`
+    /// if `row` was the last row, so that none moved.
     ///
     /// # Panics
     ///
     /// If `row` is out of bounds.
-    fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self;
+    fn swap_remove(storage: &mut Self::Storage, row: usize) -> (Self, Option<u32>);
 
-    /// `retain`'s pass: passes every row to `keep`, and moves each row `keep` rejects to
-    /// the end. From the first row on: a row kept stays where it is and the next row is
-    /// passed; a row rejected is swapped, in every column, with the last row not yet
-    /// rejected, which is passed next in its place. The rows rejected end up behind all
-    /// the rows kept (as `swap_remove` would leave them, but nothing is dropped yet).
+    /// `retain`'s pass: passes every row to `keep`, with its slot, and moves each row
+    /// `keep` rejects to the end. From the first row on: a row kept stays where it is and
+    /// the next row is passed; a row rejected is swapped, in every column and the slot
+    /// column, with the last row not yet rejected, which is passed next in its place.
+    /// The rows rejected end up behind all the rows kept (as `swap_remove` would leave
+    /// them, but nothing is dropped yet).
     ///
     /// The derive writes the loop once per struct, so that the columns are cut to one
     /// length before it and their bounds checks drop out of it.
-    fn compact(storage: &mut Self::Storage, keep: impl FnMut(RowMut<'_, Self>) -> bool);
+    fn compact(storage: &mut Self::Storage, keep: impl FnMut(u32, RowMut<'_, Self>) -> bool);
 
-    /// Takes the last row out, if any.
-    fn pop(storage: &mut Self::Storage) -> Option<Self>;
+    /// Takes the last row out, if any, with its slot.
+    fn pop(storage: &mut Self::Storage) -> Option<(u32, Self)>;
+
+    /// The slot column: the slot of every row, in row order.
+    fn slots(storage: &Self::Storage) -> &[u32];
+
+    /// Every column as a mutable slice, beside the slot column (shared: the slots move
+    /// only with their rows).
+    fn slots_and_columns_mut(storage: &mut Self::Storage) -> (&[u32], ColumnsMut<'_, Self>);
 
     /// Every column as a shared slice.
     fn columns(storage: &Self::Storage) -> Columns<'_, Self>;

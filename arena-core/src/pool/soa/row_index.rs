@@ -4,25 +4,27 @@
 //! in a [`ColumnVec`](super::ColumnVec). Every row of a column must hold a value, so that
 //! the expansion needs no `unsafe` and a scan can borrow a column as `&[F]`; so the
 //! columns are kept *dense* (row `r` of every column belongs to the same value, and there
-//! are no holes),
-//! and removing a value swap-removes its row. Handles cannot be row numbers then, since
-//! rows move; `RowIndex` is the indirection, the `DenseSlotMap` design:
+//! are no holes), and removing a value swap-removes its row. Handles cannot be row
+//! numbers then, since rows move; `RowIndex` is the indirection, the `DenseSlotMap`
+//! design, in two halves:
 //!
-//! - a [`Pool<'id, u32>`](crate::Pool) maps each handle's slot to its current row: the
-//!   free list, generations, owning handles and keys are the pool's own, not a copy;
-//! - `rows: Vec<u32>` maps each row back to its slot, so when a swap-remove moves the
-//!   last row into a hole, the moved value's slot learns its new row.
+//! - here, a [`Pool<'id, u32>`](crate::Pool) maps each handle's slot to its current row:
+//!   the free list, generations, owning handles and keys are the pool's own, not a copy;
+//! - with the columns, one more column, the *slot column*, maps each row back to its
+//!   slot. It moves with the rows because it is one of the columns: when a swap-remove
+//!   moves the last row into a hole, the moved row's slot comes out of the same swap,
+//!   and the caller tells this index the slot's new row ([`moved`](RowIndex::moved)).
+//!   (A map of its own, a `Vec<u32>` here, cost W8's churn about 7 instructions an
+//!   operation for its length, capacity and bounds, all of which the columns have.)
 //!
-//! The columns live in the generated type, not here; `RowIndex` only says which row to
-//! push, read or swap-remove. Its contract with the columns: after
-//! [`insert`](RowIndex::insert) the caller pushes one element onto every column (the new
-//! row is the last); after [`remove`](RowIndex::remove) it `swap_remove`s the returned row
-//! from every column. The generated code does both in one function with nothing that can
-//! fail in between. A broken contract (possible only by hand, in the user's module) makes
-//! accessors panic on a bounds check or read another value: never undefined behaviour,
-//! since neither this type nor the columns use `unsafe` for rows.
-
-use alloc::vec::Vec;
+//! The contract with the columns: [`insert`](RowIndex::insert) is given the row the
+//! value will be at (the columns' length), and the caller pushes the value and the
+//! handle's slot onto the columns; [`remove`](RowIndex::remove) returns the freed row,
+//! which the caller swap-removes from every column, and if a row moved into it, the
+//! caller passes its slot to `moved`. [`SoaPool`](crate::SoaPool) does each in one
+//! function with nothing that can fail in between. A broken contract (possible only by
+//! hand) makes lookups panic (a vacant slot told it moved) or find another value: never
+//! undefined behaviour, since neither this type nor the columns use `unsafe` for rows.
 
 use crate::brand::Brand;
 use crate::error::{AllocError, fail};
@@ -33,38 +35,35 @@ use crate::pool::{Pool, PoolStats};
 /// when other rows are removed.
 ///
 /// Generated `#[arena(soa)]` pools are built on it (see the module docs for the contract
-/// with the columns). [`key_at_row`](Self::key_at_row) and [`row`](Self::row) let a caller scan and
-/// look up by row; the row of a value changes only when a value is removed.
+/// with the columns, which hold the map from rows back to slots).
 ///
 /// # Examples
 ///
-/// Two columns kept by hand:
+/// A column kept by hand, with its slots:
 ///
 /// ```
 /// use arena_kit::pool::soa::RowIndex;
 ///
 /// RowIndex::with(|mut index| {
-///     let (mut xs, mut names) = (Vec::new(), Vec::new());
-///     let a = index.insert();
-///     xs.push(1.0_f32);
-///     names.push("a");
-///     let b = index.insert();
-///     xs.push(2.0);
-///     names.push("b");
+///     let mut column: Vec<(u32, &str)> = Vec::new(); // (slot, value) per row
+///     let a = index.insert(column.len());
+///     column.push((index.key(&a).index() as u32, "a"));
+///     let b = index.insert(column.len());
+///     column.push((index.key(&b).index() as u32, "b"));
 ///
 ///     let row = index.remove(a); // row 0: the last row (b's) moves into it
-///     xs.swap_remove(row);
-///     names.swap_remove(row);
+///     column.swap_remove(row);
+///     if let Some(&(slot, _)) = column.get(row) {
+///         index.moved(slot, row);
+///     }
 ///     assert_eq!(index.row(&b), 0);
-///     assert_eq!(names[index.row(&b)], "b");
+///     assert_eq!(column[index.row(&b)].1, "b");
 ///     # drop(b);
 /// });
 /// ```
 pub struct RowIndex<'id> {
     /// Slot -> row.
     slots: Pool<'id, u32>,
-    /// Row -> slot.
-    rows: Vec<u32>,
     /// How many rows a handle owns: with none, `retain` need not ask each row.
     handles: usize,
 }
@@ -95,61 +94,56 @@ impl<'id> RowIndex<'id> {
     /// ```
     #[must_use]
     pub fn new_in(brand: Brand<'id>) -> Self {
-        RowIndex { slots: Pool::new_in(brand), rows: Vec::new(), handles: 0 }
+        RowIndex { slots: Pool::new_in(brand), handles: 0 }
     }
 
-    /// A new row owned by the returned handle; the caller pushes one element onto every
-    /// column (the new row is `len() - 1`).
+    /// A new value at `row` (the columns' length: the caller pushes it there), owned by
+    /// the returned handle.
     ///
     /// # Panics
     ///
-    /// Past `u32::MAX - 1` rows, or out of memory.
+    /// Past `u32::MAX - 1` values, or out of memory.
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let h = index.insert();
+    ///     let h = index.insert(0);
     ///     assert_eq!(index.row(&h), 0);
     /// });
     /// ```
     #[inline]
     #[track_caller]
-    pub fn insert(&mut self) -> Handle<'id> {
-        self.try_insert().unwrap_or_else(|e| fail(e))
+    pub fn insert(&mut self, row: usize) -> Handle<'id> {
+        self.try_insert(row).unwrap_or_else(|e| fail(e))
     }
 
-    /// Like [`insert`](Self::insert), but an error instead of a panic; on error the index
-    /// has the same rows under the same keys (a slot taken for the row is given back).
+    /// Like [`insert`](Self::insert), but an error instead of a panic; on error nothing
+    /// changed.
     ///
     /// # Errors
     ///
-    /// [`AllocError::CapacityExceeded`] past `u32::MAX - 1` rows,
-    /// [`AllocError::OutOfMemory`] if a buffer cannot grow.
+    /// [`AllocError::CapacityExceeded`] past `u32::MAX - 1` values,
+    /// [`AllocError::OutOfMemory`] if the slots cannot grow.
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let h = index.try_insert().unwrap();
+    ///     let h = index.try_insert(0).unwrap();
     ///     assert_eq!(index.len(), 1);
     ///     # drop(h);
     /// });
     /// ```
     #[inline]
-    pub fn try_insert(&mut self) -> Result<Handle<'id>, AllocError> {
-        let row = self.next_row();
-        let handle = self.slots.try_insert(row).map_err(|e| e.error())?;
-        if let Err(error) = self.reserve_row() {
-            self.slots.remove(handle);
-            return Err(error);
-        }
-        self.rows.push(handle.slot());
+    pub fn try_insert(&mut self, row: usize) -> Result<Handle<'id>, AllocError> {
+        let handle = self.slots.try_insert(row_number(row)).map_err(|e| e.error())?;
         self.handles += 1;
         Ok(handle)
     }
 
-    /// A new row named by a copyable [`Key`] (no owner; any copy may remove it).
+    /// A new value at `row`, named by a copyable [`Key`] (no owner; any copy may remove
+    /// it).
     ///
     /// # Panics
     ///
@@ -159,14 +153,14 @@ impl<'id> RowIndex<'id> {
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.insert_keyed();
+    ///     let k = index.insert_keyed(0);
     ///     assert_eq!(index.key_row(k), Some(0));
     /// });
     /// ```
     #[inline]
     #[track_caller]
-    pub fn insert_keyed(&mut self) -> Key<'id> {
-        self.try_insert_keyed().unwrap_or_else(|e| fail(e))
+    pub fn insert_keyed(&mut self, row: usize) -> Key<'id> {
+        self.try_insert_keyed(row).unwrap_or_else(|e| fail(e))
     }
 
     /// Like [`insert_keyed`](Self::insert_keyed), but an error instead of a panic.
@@ -179,52 +173,13 @@ impl<'id> RowIndex<'id> {
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.try_insert_keyed().unwrap();
+    ///     let k = index.try_insert_keyed(0).unwrap();
     ///     assert!(index.contains_key(k));
     /// });
     /// ```
     #[inline]
-    pub fn try_insert_keyed(&mut self) -> Result<Key<'id>, AllocError> {
-        let row = self.next_row();
-        let key = self.slots.try_insert_keyed(row).map_err(|e| e.error())?;
-        if let Err(error) = self.reserve_row() {
-            self.slots.remove_key(key);
-            return Err(error);
-        }
-        self.rows.push(key.slot());
-        Ok(key)
-    }
-
-    /// Room for one more row in `rows`, tested after the slot insert and right before
-    /// the push: with no store between them, the compiler folds the push's own capacity
-    /// test into this one (testing first, before the slot insert, cost W8's churn 4
-    /// instructions an operation).
-    ///
-    /// Inlined down to a length-capacity comparison: the churn loop inserts after every
-    /// removal, and `rows` has room almost always; growing is the cold call.
-    #[inline]
-    fn reserve_row(&mut self) -> Result<(), AllocError> {
-        if self.rows.len() < self.rows.capacity() {
-            return Ok(());
-        }
-        self.grow_rows()
-    }
-
-    /// The slow path of [`reserve_row`](Self::reserve_row): `rows` is full.
-    #[cold]
-    #[inline(never)]
-    fn grow_rows(&mut self) -> Result<(), AllocError> {
-        self.rows.try_reserve(1).map_err(|_| AllocError::OutOfMemory { size: 4, align: 4 })
-    }
-
-    /// The row the next insert gets. Rows never outnumber slots, and the slot insert that
-    /// follows fails past `u32::MAX - 1` slots, so a row that does not fit is never used.
-    #[expect(
-        clippy::cast_possible_truncation,
-        reason = "rows are below the pool's slot limit, checked by the insert that follows"
-    )]
-    fn next_row(&self) -> u32 {
-        self.rows.len() as u32
+    pub fn try_insert_keyed(&mut self, row: usize) -> Result<Key<'id>, AllocError> {
+        self.slots.try_insert_keyed(row_number(row)).map_err(|e| e.error())
     }
 
     /// The current row of a handle's value. No check in release builds (as
@@ -234,8 +189,8 @@ impl<'id> RowIndex<'id> {
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let _a = index.insert();
-    ///     let b = index.insert();
+    ///     let _a = index.insert(0);
+    ///     let b = index.insert(1);
     ///     assert_eq!(index.row(&b), 1);
     /// });
     /// ```
@@ -251,7 +206,7 @@ impl<'id> RowIndex<'id> {
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.insert_keyed();
+    ///     let k = index.insert_keyed(0);
     ///     assert_eq!(index.key_row(k), Some(0));
     ///     index.remove_key(k);
     ///     assert_eq!(index.key_row(k), None);
@@ -263,62 +218,81 @@ impl<'id> RowIndex<'id> {
         self.slots.get_key(key).map(|&row| row as usize)
     }
 
-    /// Frees a handle's row and returns it: the caller `swap_remove`s that row from every
-    /// column (the last row moves into it).
+    /// Frees a handle's slot and returns its row: the caller `swap_remove`s that row from
+    /// every column and, if a row moved into it, tells [`moved`](Self::moved).
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let a = index.insert();
+    ///     let a = index.insert(0);
     ///     assert_eq!(index.remove(a), 0);
     ///     assert!(index.is_empty());
     /// });
     /// ```
     #[inline]
     pub fn remove(&mut self, handle: Handle<'id>) -> usize {
-        let row = self.slots.remove(handle);
         self.handles -= 1;
-        self.unlink(row);
-        row as usize
+        self.slots.remove(handle) as usize
     }
 
-    /// Frees `key`'s row and returns it (as [`remove`](Self::remove)); `None` if the key
-    /// is stale or a handle owns the row.
+    /// Frees `key`'s slot and returns its row (as [`remove`](Self::remove)); `None` if the
+    /// key is stale or a handle owns the value.
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.insert_keyed();
+    ///     let k = index.insert_keyed(0);
     ///     assert_eq!(index.remove_key(k), Some(0));
     ///     assert_eq!(index.remove_key(k), None);
     /// });
     /// ```
     #[inline]
     pub fn remove_key(&mut self, key: Key<'id>) -> Option<usize> {
-        let row = self.slots.remove_key(key)?;
-        self.unlink(row);
-        Some(row as usize)
+        self.slots.remove_key(key).map(|row| row as usize)
     }
 
-    /// Swap-removes `row` from the row -> slot map and tells the slot of the row that
-    /// moved into it (if any) its new row.
-    #[inline]
-    fn unlink(&mut self, row: u32) {
-        self.rows.swap_remove(row as usize);
-        if let Some(&moved) = self.rows.get(row as usize) {
-            *self.slots.occupied_mut(moved) = row;
-        }
-    }
-
-    /// A copyable key to a handle's row (as [`Pool::key`]).
+    /// Tells the value of slot `slot` (read from the slot column) that it is now at `row`,
+    /// where a swap-remove moved it.
+    ///
+    /// # Panics
+    ///
+    /// If no value has slot `slot`: the columns' slot column is not this index's.
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let h = index.insert();
+    ///     let _a = index.insert_keyed(0);
+    ///     let b = index.insert_keyed(1);
+    ///     index.moved(b.index() as u32, 0);
+    ///     assert_eq!(index.key_row(b), Some(0));
+    /// });
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub fn moved(&mut self, slot: u32, row: usize) {
+        *self.slots.occupied_mut(slot) = row_number(row);
+    }
+
+    /// [`moved`](Self::moved) for a slot that may have no value (then nothing happens):
+    /// for mending the index after a hand-written `SoaRow` broke its contract.
+    pub(super) fn relink(&mut self, slot: u32, row: usize) {
+        if let Some(place) =
+            self.slots.occupied_key_at(slot).and_then(|k| self.slots.get_key_mut(k))
+        {
+            *place = row_number(row);
+        }
+    }
+
+    /// A copyable key to a handle's value (as [`Pool::key`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// arena_kit::pool::soa::RowIndex::with(|mut index| {
+    ///     let h = index.insert(0);
     ///     let k = index.key(&h);
     ///     assert_eq!(index.key_row(k), Some(index.row(&h)));
     /// });
@@ -334,7 +308,7 @@ impl<'id> RowIndex<'id> {
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let h = index.insert();
+    ///     let h = index.insert(0);
     ///     let k = index.into_key(h);
     ///     assert_eq!(index.remove_key(k), Some(0));
     /// });
@@ -344,13 +318,13 @@ impl<'id> RowIndex<'id> {
         self.slots.into_key(handle)
     }
 
-    /// Takes ownership of a keyed row (as [`Pool::take_handle`]).
+    /// Takes ownership of a keyed value (as [`Pool::take_handle`]).
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.insert_keyed();
+    ///     let k = index.insert_keyed(0);
     ///     let h = index.take_handle(k).unwrap();
     ///     assert_eq!(index.remove_key(k), None); // owned now
     ///     assert_eq!(index.remove(h), 0);
@@ -362,13 +336,13 @@ impl<'id> RowIndex<'id> {
         Some(handle)
     }
 
-    /// Whether `key`'s row is still there.
+    /// Whether `key`'s value is still there.
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.insert_keyed();
+    ///     let k = index.insert_keyed(0);
     ///     assert!(index.contains_key(k));
     /// });
     /// ```
@@ -377,99 +351,52 @@ impl<'id> RowIndex<'id> {
         self.slots.contains_key(key)
     }
 
-    /// The key of the value now at `row`, or `None` past the last row: with
-    /// [`len`](Self::len), how a scan over the columns names what it finds.
+    /// The key of the value in slot `slot` (read from the slot column). A slot with no
+    /// value gives a key that names nothing.
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.insert_keyed();
-    ///     assert_eq!(index.key_at_row(0), Some(k));
-    ///     assert_eq!(index.key_at_row(1), None);
+    ///     let k = index.insert_keyed(0);
+    ///     assert_eq!(index.key_of_slot(k.index() as u32), k);
     /// });
     /// ```
-    #[must_use]
-    pub fn key_at_row(&self, row: usize) -> Option<Key<'id>> {
-        self.rows.get(row).map(|&slot| self.slots.key_at(slot))
-    }
-
-    /// The key of the value at `row`.
-    ///
-    /// # Panics
-    ///
-    /// If `row` is not below [`len`](Self::len).
     #[inline]
-    #[track_caller]
-    pub(super) fn key_of_row(&self, row: usize) -> Key<'id> {
-        self.slots.key_at(self.rows[row])
+    #[must_use]
+    pub fn key_of_slot(&self, slot: u32) -> Key<'id> {
+        self.slots.key_at(slot)
     }
 
-    /// Whether a handle owns some row (else every row is keyed).
+    /// Whether a handle owns some value (else every value is keyed).
     #[inline]
     pub(super) fn has_handles(&self) -> bool {
         self.handles != 0
     }
 
-    /// The key of the value at `row` if no handle owns it: the rows `retain` may remove.
+    /// The key of the value in slot `slot` if no handle owns it: the values `retain` may
+    /// remove.
     #[inline]
-    pub(super) fn unowned_key_at_row(&self, row: usize) -> Option<Key<'id>> {
-        self.slots.unowned_key_at(*self.rows.get(row)?)
+    pub(super) fn unowned_key_of_slot(&self, slot: u32) -> Option<Key<'id>> {
+        self.slots.unowned_key_at(slot)
     }
 
-    /// Swaps rows `to` and `from` (`to < from`) in the row -> slot map and tells the slot
-    /// now at `to` its new row; the slot now at `from` is *not* told (see
-    /// [`Compaction`](super::compaction::Compaction), which relinks it before anyone can
-    /// look). Panics if `from` is out of bounds.
-    #[inline]
-    pub(super) fn swap_rows_unlinked(&mut self, to: usize, from: usize) {
-        self.rows.swap(to, from);
-        let slot = self.rows[to];
-        // Row numbers fit in `u32`: there are no more rows than slots.
-        #[expect(clippy::cast_possible_truncation, reason = "rows are below the slot limit")]
-        let row = to as u32;
-        *self.slots.occupied_mut(slot) = row;
-    }
-
-    /// Tells every slot of the rows from `from` on its row: what
-    /// [`swap_rows_unlinked`](Self::swap_rows_unlinked) left undone.
-    pub(super) fn relink_from(&mut self, from: usize) {
-        for (row, &slot) in self.rows.iter().enumerate().skip(from) {
-            #[expect(clippy::cast_possible_truncation, reason = "rows are below the slot limit")]
-            let row = row as u32;
-            *self.slots.occupied_mut(slot) = row;
-        }
-    }
-
-    /// Frees the last row's slot and takes the row off the map, if the row is past `keep`
-    /// rows and no handle owns it; the caller pops one row off every column.
-    #[inline]
-    pub(super) fn pop_unowned_past(&mut self, keep: usize) -> bool {
-        if self.rows.len() <= keep {
-            return false;
-        }
-        let Some(&slot) = self.rows.last() else { return false };
-        let Some(key) = self.slots.unowned_key_at(slot) else { return false };
-        self.rows.pop();
-        self.slots.remove_key(key).is_some()
-    }
-
-    /// Number of rows (values).
+    /// Number of values (rows).
     ///
     /// # Examples
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     index.insert_keyed();
+    ///     index.insert_keyed(0);
     ///     assert_eq!(index.len(), 1);
     /// });
     /// ```
     #[must_use]
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.slots.len()
     }
 
-    /// Whether there are no rows.
+    /// Whether there are no values.
     ///
     /// # Examples
     ///
@@ -478,10 +405,11 @@ impl<'id> RowIndex<'id> {
     /// ```
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.slots.is_empty()
     }
 
-    /// Makes room for `additional` more rows in the index (the columns reserve their own).
+    /// Makes room for `additional` more values in the index (the columns reserve their
+    /// own).
     ///
     /// # Panics
     ///
@@ -497,7 +425,6 @@ impl<'id> RowIndex<'id> {
     /// ```
     pub fn reserve(&mut self, additional: usize) {
         self.slots.reserve(additional);
-        self.rows.reserve(additional);
     }
 
     /// The slot counters of the handle side (live values, vacant slots, capacity, peak).
@@ -506,7 +433,7 @@ impl<'id> RowIndex<'id> {
     ///
     /// ```
     /// arena_kit::pool::soa::RowIndex::with(|mut index| {
-    ///     let k = index.insert_keyed();
+    ///     let k = index.insert_keyed(0);
     ///     index.remove_key(k);
     ///     let s = index.stats();
     ///     assert_eq!((s.live, s.free, s.peak), (0, 1, 1));
@@ -518,8 +445,20 @@ impl<'id> RowIndex<'id> {
     }
 }
 
+/// A row number as the index stores it. Rows never outnumber values, and an insert
+/// fails past `u32::MAX - 1` values, so only a caller breaking the contract passes a row
+/// that does not fit; it then reads a wrong row, never out of bounds (the columns check).
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "rows are below the pool's slot limit; see the doc comment"
+)]
+#[inline]
+fn row_number(row: usize) -> u32 {
+    row as u32
+}
+
 impl core::fmt::Debug for RowIndex<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("RowIndex").field("rows", &self.rows.len()).finish_non_exhaustive()
+        f.debug_struct("RowIndex").field("rows", &self.len()).finish_non_exhaustive()
     }
 }

@@ -351,10 +351,10 @@ impl<'a> soa::Views<'a> for Broken {
 }
 
 impl SoaRow for Broken {
-    type Storage = (Vec<u8>, Vec<u8>);
+    type Storage = (Vec<u8>, Vec<u8>, Vec<u32>);
 
     fn new_storage(capacity: usize) -> Self::Storage {
-        (Vec::with_capacity(capacity), Vec::with_capacity(capacity))
+        (Vec::with_capacity(capacity), Vec::with_capacity(capacity), Vec::new())
     }
     fn column_len(storage: &Self::Storage) -> usize {
         storage.0.len()
@@ -369,27 +369,40 @@ impl SoaRow for Broken {
         storage.0.try_reserve(additional)
     }
     fn shrink_to_fit(_: &mut Self::Storage) {}
-    fn push(storage: &mut Self::Storage, value: Self) {
+    fn push(storage: &mut Self::Storage, slot: u32, value: Self) {
         storage.0.push(value.0);
+        storage.2.push(slot);
         std::hint::black_box(value.1); // the second column is forgotten
     }
-    fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self {
-        Broken(storage.0.swap_remove(row), storage.1.swap_remove(row))
+    fn swap_remove(storage: &mut Self::Storage, row: usize) -> (Self, Option<u32>) {
+        let value = Broken(storage.0.swap_remove(row), storage.1.swap_remove(row));
+        storage.2.swap_remove(row);
+        (value, storage.2.get(row).copied())
     }
-    fn compact(storage: &mut Self::Storage, mut keep: impl FnMut(soa::RowMut<'_, Self>) -> bool) {
+    fn compact(
+        storage: &mut Self::Storage,
+        mut keep: impl FnMut(u32, soa::RowMut<'_, Self>) -> bool,
+    ) {
         let (mut row, mut end) = (0, storage.0.len());
         while row < end {
-            if keep((&mut storage.0[row], &mut storage.1[row])) {
+            if keep(storage.2[row], (&mut storage.0[row], &mut storage.1[row])) {
                 row += 1;
             } else {
                 end -= 1;
                 storage.0.swap(row, end);
                 storage.1.swap(row, end);
+                storage.2.swap(row, end);
             }
         }
     }
-    fn pop(storage: &mut Self::Storage) -> Option<Self> {
-        Some(Broken(storage.0.pop()?, storage.1.pop()?))
+    fn pop(storage: &mut Self::Storage) -> Option<(u32, Self)> {
+        Some((storage.2.pop()?, Broken(storage.0.pop()?, storage.1.pop()?)))
+    }
+    fn slots(storage: &Self::Storage) -> &[u32] {
+        &storage.2
+    }
+    fn slots_and_columns_mut(storage: &mut Self::Storage) -> (&[u32], soa::ColumnsMut<'_, Self>) {
+        (&storage.2, (&mut storage.0, &mut storage.1))
     }
     fn columns(storage: &Self::Storage) -> soa::Columns<'_, Self> {
         (&storage.0, &storage.1)
@@ -444,52 +457,65 @@ impl<'a> soa::Views<'a> for Lazy {
 }
 
 impl SoaRow for Lazy {
-    type Storage = Vec<Box<u8>>;
+    type Storage = (Vec<u32>, Vec<Box<u8>>);
 
     fn new_storage(capacity: usize) -> Self::Storage {
-        Vec::with_capacity(capacity)
+        (Vec::with_capacity(capacity), Vec::with_capacity(capacity))
     }
     fn column_len(storage: &Self::Storage) -> usize {
-        storage.len()
+        storage.1.len()
     }
     fn reserve(storage: &mut Self::Storage, additional: usize) {
-        storage.reserve(additional);
+        storage.0.reserve(additional);
+        storage.1.reserve(additional);
     }
     fn try_reserve(
         storage: &mut Self::Storage,
         additional: usize,
     ) -> Result<(), std::collections::TryReserveError> {
-        storage.try_reserve(additional)
+        storage.0.try_reserve(additional)?;
+        storage.1.try_reserve(additional)
     }
     fn shrink_to_fit(storage: &mut Self::Storage) {
-        storage.shrink_to_fit();
+        storage.1.shrink_to_fit();
     }
-    fn push(storage: &mut Self::Storage, value: Self) {
-        storage.push(value.0);
+    fn push(storage: &mut Self::Storage, slot: u32, value: Self) {
+        storage.0.push(slot);
+        storage.1.push(value.0);
     }
-    fn swap_remove(storage: &mut Self::Storage, row: usize) -> Self {
-        Lazy(storage.swap_remove(row))
+    fn swap_remove(storage: &mut Self::Storage, row: usize) -> (Self, Option<u32>) {
+        storage.0.swap_remove(row);
+        (Lazy(storage.1.swap_remove(row)), storage.0.get(row).copied())
     }
-    fn compact(storage: &mut Self::Storage, mut keep: impl FnMut(soa::RowMut<'_, Self>) -> bool) {
-        let half = storage.len() / 2;
-        for value in &mut storage[..half] {
-            keep(value); // rejected or not, nothing moves
+    fn compact(
+        storage: &mut Self::Storage,
+        mut keep: impl FnMut(u32, soa::RowMut<'_, Self>) -> bool,
+    ) {
+        let half = storage.1.len() / 2;
+        for (&slot, value) in storage.0.iter().zip(&mut storage.1[..half]) {
+            keep(slot, value); // rejected or not, nothing moves
         }
     }
-    fn pop(storage: &mut Self::Storage) -> Option<Self> {
-        storage.pop().map(Lazy)
+    fn pop(storage: &mut Self::Storage) -> Option<(u32, Self)> {
+        Some((storage.0.pop()?, storage.1.pop().map(Lazy)?))
+    }
+    fn slots(storage: &Self::Storage) -> &[u32] {
+        &storage.0
+    }
+    fn slots_and_columns_mut(storage: &mut Self::Storage) -> (&[u32], soa::ColumnsMut<'_, Self>) {
+        (&storage.0, &mut storage.1)
     }
     fn columns(storage: &Self::Storage) -> soa::Columns<'_, Self> {
-        storage
+        &storage.1
     }
     fn columns_mut(storage: &mut Self::Storage) -> soa::ColumnsMut<'_, Self> {
-        storage
+        &mut storage.1
     }
     fn row(storage: &Self::Storage, row: usize) -> soa::RowRef<'_, Self> {
-        &storage[row]
+        &storage.1[row]
     }
     fn row_mut(storage: &mut Self::Storage, row: usize) -> soa::RowMut<'_, Self> {
-        &mut storage[row]
+        &mut storage.1[row]
     }
 }
 
@@ -498,15 +524,16 @@ fn a_soa_row_whose_compact_lies_loses_no_value() {
     SoaPool::<Lazy>::with(|mut pool| {
         let keys: Vec<_> = (0..8).map(|i| pool.insert_keyed(Lazy(Box::new(i)))).collect();
         pool.retain(|_, value| **value % 2 == 1);
-        // Four rows were rejected (0, 2, 4 of the visited half and whatever the index
-        // moved): as many values left, each key still answers in bounds.
-        assert_eq!(pool.len(), pool.columns().len());
-        for k in &keys {
-            let _ = pool.get_key(*k).map(|v| **v);
+        // The pass saw the rows visited disagree with the rows: nothing is dropped, and
+        // every slot is told its row again from the slot column.
+        assert_eq!((pool.len(), pool.columns().len()), (8, 8));
+        for (i, k) in (0..).zip(&keys) {
+            assert_eq!(pool.get_key(*k).map(|v| **v), Some(i), "each key names its value");
         }
-        let left: usize = pool.iter().count();
-        assert_eq!(left, pool.len());
-        pool.clear_keyed();
+        assert_eq!(pool.iter().count(), 8);
+        // `remove_key` still swap-removes through the slot column.
+        assert_eq!(pool.remove_key(keys[0]).map(|v| *v.0), Some(0));
+        assert_eq!(pool.get_key(keys[7]).map(|v| **v), Some(7));
         assert_eq!(pool.columns().len(), pool.len());
     });
 }
