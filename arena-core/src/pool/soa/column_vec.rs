@@ -13,29 +13,41 @@
 //!   is a list, with one impl of [`ColumnList`] for the pair and one for `()`. A row goes
 //!   in and out as that list of values; [`get`](ColumnVec::get) gives a list of
 //!   references, [`slices`](ColumnVec::slices) a list of slices, the same shape.
-//! - Each column is a plain `Vec` holding exactly the rows: its allocation, growth,
-//!   release and drop are `Vec`'s, and a reallocation moves the rows because they are
-//!   within its length. (A `Vec`'s spare capacity is scratch space that it need not
-//!   keep across a reallocation, so no row ever lives there.)
-//! - The invariant every `unsafe` block below relies on (C1): every column's length is
-//!   `len`, and `cap` is at most every column's capacity. Only this module's code changes
-//!   the columns, `len` or `cap`, and it restores C1 before anything can panic.
+//! - Each column is the parts of a `Vec` but its length ([`RawColumn`]: a pointer and a
+//!   capacity); the one length, `len`, is the `ColumnVec`'s. A push writes each field
+//!   and stores one length, where a `Vec` per column stored one per column (W8's
+//!   struct-of-arrays churn counted 10 instructions an operation fewer without them).
+//!   Growing, shrinking and dropping rebuild each column's `Vec` from its parts and
+//!   `len` for the call, so every allocation decision is still `Vec`'s own, and a
+//!   reallocation moves the rows because they are within the rebuilt length.
+//! - The invariant every `unsafe` block below relies on (C1): every column is the parts
+//!   of a `Vec` holding `len` elements, and `cap` is at most every column's capacity.
+//!   Only this module's code changes the columns, `len` or `cap`, and it restores C1
+//!   before anything can panic.
 //! - [`ColumnList`] is sealed: its functions on the columns are hidden, those that rely on
 //!   C1 are `unsafe`; the safe API is [`ColumnVec`]'s, which checks every row number
 //!   against `len`.
-//! - Dropping a `ColumnVec` drops its columns, each a `Vec`: if a destructor panics, the
-//!   rest of its column and the later columns are still dropped (as a `Vec` of structs
-//!   drops the other fields), and the drop check is `Vec`'s.
+//! - Dropping a `ColumnVec` drops its columns, each as the `Vec` it is: if a destructor
+//!   panics, the rest of its column and the later columns are still dropped (as a `Vec`
+//!   of structs drops the other fields).
+//! - The drop check: a `ColumnVec` has a `Drop` impl (its columns do not know their
+//!   length), and stable Rust cannot say that it only drops its elements (`Vec`'s
+//!   `#[may_dangle]`), so what its rows borrow must outlive it, as for a
+//!   [`Pool`](crate::Pool). With a `Vec` per column, rows that borrowed without a
+//!   destructor of their own could be dropped after what they borrowed.
 //!
 //! # Cost
 //!
-//! A push is one capacity test, and a write and a length store per column; a read of a
+//! A push is one capacity test, a write per column and one length store; a read of a
 //! row, one bounds test. Growing a `ColumnVec` grows every column, as separate `Vec`s
 //! would.
 
 use alloc::collections::TryReserveError;
 use alloc::vec::Vec;
-use core::{fmt, ptr, slice};
+use core::marker::PhantomData;
+use core::mem::ManuallyDrop;
+use core::ptr::{self, NonNull};
+use core::{fmt, slice};
 
 mod sealed {
     pub trait Sealed {}
@@ -61,7 +73,8 @@ mod sealed {
 /// assert_eq!((numbers, names), (&[7][..], &["seven"][..]));
 /// ```
 pub trait ColumnList: Sized + sealed::Sealed {
-    /// The columns: a `Vec` per element type.
+    /// The columns: a buffer per element type, without a length (the `ColumnVec`'s is
+    /// every column's).
     #[doc(hidden)]
     type Raw;
     /// One row, a shared reference per column.
@@ -90,28 +103,58 @@ pub trait ColumnList: Sized + sealed::Sealed {
     fn raw_capacity(raw: &Self::Raw) -> usize;
 
     /// `Vec::reserve(additional)` on every column.
-    #[doc(hidden)]
-    fn raw_reserve(raw: &mut Self::Raw, additional: usize);
-
-    /// `Vec::try_reserve(additional)` on every column, up to the first error; the columns
-    /// already grown stay grown.
-    #[doc(hidden)]
-    fn raw_try_reserve(raw: &mut Self::Raw, additional: usize) -> Result<(), TryReserveError>;
-
-    /// `Vec::shrink_to_fit` on every column.
-    #[doc(hidden)]
-    fn raw_shrink_to_fit(raw: &mut Self::Raw);
-
-    /// `Vec::truncate(len)` on every column; the later columns are truncated even if a
-    /// destructor in an earlier one panics.
-    #[doc(hidden)]
-    fn raw_truncate(raw: &mut Self::Raw, len: usize);
-
-    /// Appends `value`'s fields as row `len`.
     ///
     /// # Safety
     ///
-    /// Every column's length is `len` and its capacity above `len`.
+    /// Every column holds `len` elements.
+    #[doc(hidden)]
+    unsafe fn raw_reserve(raw: &mut Self::Raw, len: usize, additional: usize);
+
+    /// `Vec::try_reserve(additional)` on every column, up to the first error; the columns
+    /// already grown stay grown.
+    ///
+    /// # Safety
+    ///
+    /// Every column holds `len` elements.
+    #[doc(hidden)]
+    unsafe fn raw_try_reserve(
+        raw: &mut Self::Raw,
+        len: usize,
+        additional: usize,
+    ) -> Result<(), TryReserveError>;
+
+    /// `Vec::shrink_to_fit` on every column.
+    ///
+    /// # Safety
+    ///
+    /// Every column holds `len` elements.
+    #[doc(hidden)]
+    unsafe fn raw_shrink_to_fit(raw: &mut Self::Raw, len: usize);
+
+    /// `Vec::truncate(new_len)` on every column; the later columns are truncated even if
+    /// a destructor in an earlier one panics.
+    ///
+    /// # Safety
+    ///
+    /// Every column holds `len` elements, and the caller records `new_len` (below
+    /// `len`) as their length before the call: a destructor may panic.
+    #[doc(hidden)]
+    unsafe fn raw_truncate(raw: &mut Self::Raw, len: usize, new_len: usize);
+
+    /// Drops every column: its elements and its buffer; the later columns are dropped
+    /// even if a destructor in an earlier one panics.
+    ///
+    /// # Safety
+    ///
+    /// Every column holds `len` elements, and the columns are not used again.
+    #[doc(hidden)]
+    unsafe fn raw_drop(raw: &mut Self::Raw, len: usize);
+
+    /// Writes `value`'s fields as row `len`; the caller then counts it.
+    ///
+    /// # Safety
+    ///
+    /// Every column holds `len` elements and has room for more.
     #[doc(hidden)]
     unsafe fn raw_push(raw: &mut Self::Raw, len: usize, value: Self);
 
@@ -186,15 +229,17 @@ impl ColumnList for () {
         usize::MAX
     }
     #[inline]
-    fn raw_reserve((): &mut (), _: usize) {}
+    unsafe fn raw_reserve((): &mut (), _: usize, _: usize) {}
     #[inline]
-    fn raw_try_reserve((): &mut (), _: usize) -> Result<(), TryReserveError> {
+    unsafe fn raw_try_reserve((): &mut (), _: usize, _: usize) -> Result<(), TryReserveError> {
         Ok(())
     }
     #[inline]
-    fn raw_shrink_to_fit((): &mut ()) {}
+    unsafe fn raw_shrink_to_fit((): &mut (), _: usize) {}
     #[inline]
-    fn raw_truncate((): &mut (), _: usize) {}
+    unsafe fn raw_truncate((): &mut (), _: usize, _: usize) {}
+    #[inline]
+    unsafe fn raw_drop((): &mut (), _: usize) {}
     #[inline]
     unsafe fn raw_push((): &mut (), _: usize, (): ()) {}
     #[inline]
@@ -227,8 +272,82 @@ impl ColumnList for () {
     }
 }
 
+/// One column's buffer: the parts of a `Vec<H>` but its length, which the
+/// [`ColumnVec`] keeps once for every column (C1). Not for use outside the crate (a
+/// [`ColumnList::Raw`] part, public only as the trait needs).
+#[doc(hidden)]
+pub struct RawColumn<H> {
+    ptr: NonNull<H>,
+    cap: usize,
+    /// The column owns its elements (as `Vec<H>` does).
+    owns: PhantomData<H>,
+}
+
+// SAFETY: a `RawColumn<H>` owns its elements as the `Vec<H>` it is the parts of (C1),
+// so it may move to or be shared with another thread exactly when `H` may.
+unsafe impl<H: Send> Send for RawColumn<H> {}
+// SAFETY: as for `Send`: through `&RawColumn<H>` only `&H`s are reached.
+unsafe impl<H: Sync> Sync for RawColumn<H> {}
+
+impl<H> fmt::Debug for RawColumn<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RawColumn").field("capacity", &self.cap).finish_non_exhaustive()
+    }
+}
+
+impl<H> RawColumn<H> {
+    /// The buffer of the empty `vec`.
+    fn from_empty(vec: Vec<H>) -> Self {
+        debug_assert!(vec.is_empty(), "a column starts without rows");
+        let mut vec = ManuallyDrop::new(vec);
+        let cap = vec.capacity();
+        // SAFETY: a `Vec`'s pointer is never null (dangling when it has no allocation).
+        let ptr = unsafe { NonNull::new_unchecked(vec.as_mut_ptr()) };
+        RawColumn { ptr, cap, owns: PhantomData }
+    }
+
+    /// Runs `f` on the `Vec<H>` this column is the parts of, with `len` elements, and
+    /// takes its pointer and capacity back afterwards, also when `f` panics (its length
+    /// is the caller's to keep).
+    ///
+    /// # Safety
+    ///
+    /// The column holds `len` elements (C1), and `f` leaves the `Vec` with the length the
+    /// caller will record as the `ColumnVec`'s.
+    unsafe fn with_vec<R>(&mut self, len: usize, f: impl FnOnce(&mut Vec<H>) -> R) -> R {
+        /// Takes the `Vec`'s parts back into the column when dropped.
+        struct PutBack<'c, H> {
+            column: &'c mut RawColumn<H>,
+            vec: ManuallyDrop<Vec<H>>,
+        }
+        impl<H> Drop for PutBack<'_, H> {
+            fn drop(&mut self) {
+                // SAFETY: as in `from_empty`: a `Vec`'s pointer is never null.
+                self.column.ptr = unsafe { NonNull::new_unchecked(self.vec.as_mut_ptr()) };
+                self.column.cap = self.vec.capacity();
+            }
+        }
+        // SAFETY: `ptr` and `cap` are the parts of a `Vec<H>` this column owns, holding
+        // `len` elements (the caller's guarantee); it is rebuilt once, and its parts
+        // taken back by `PutBack` rather than freed.
+        let vec = unsafe { Vec::from_raw_parts(self.ptr.as_ptr(), len, self.cap) };
+        let mut put_back = PutBack { column: self, vec: ManuallyDrop::new(vec) };
+        f(&mut put_back.vec)
+    }
+
+    #[inline]
+    fn as_ptr(&self) -> *const H {
+        self.ptr.as_ptr()
+    }
+
+    #[inline]
+    fn as_mut_ptr(&mut self) -> *mut H {
+        self.ptr.as_ptr()
+    }
+}
+
 impl<H, T: ColumnList> ColumnList for (H, T) {
-    type Raw = (Vec<H>, T::Raw);
+    type Raw = (RawColumn<H>, T::Raw);
     type Refs<'a>
         = (&'a H, T::Refs<'a>)
     where
@@ -248,44 +367,79 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
 
     #[inline]
     fn raw_with_capacity(capacity: usize) -> Self::Raw {
-        (Vec::with_capacity(capacity), T::raw_with_capacity(capacity))
+        (RawColumn::from_empty(Vec::with_capacity(capacity)), T::raw_with_capacity(capacity))
     }
 
     #[inline]
     fn raw_capacity(raw: &Self::Raw) -> usize {
-        raw.0.capacity().min(T::raw_capacity(&raw.1))
+        raw.0.cap.min(T::raw_capacity(&raw.1))
     }
 
-    fn raw_reserve(raw: &mut Self::Raw, additional: usize) {
-        raw.0.reserve(additional);
-        T::raw_reserve(&mut raw.1, additional);
+    unsafe fn raw_reserve(raw: &mut Self::Raw, len: usize, additional: usize) {
+        // SAFETY: the caller guarantees the length; `reserve` keeps it.
+        unsafe { raw.0.with_vec(len, |v| v.reserve(additional)) };
+        // SAFETY: the same guarantee, for the other columns.
+        unsafe { T::raw_reserve(&mut raw.1, len, additional) };
     }
 
-    fn raw_try_reserve(raw: &mut Self::Raw, additional: usize) -> Result<(), TryReserveError> {
-        raw.0.try_reserve(additional)?;
-        T::raw_try_reserve(&mut raw.1, additional)
+    unsafe fn raw_try_reserve(
+        raw: &mut Self::Raw,
+        len: usize,
+        additional: usize,
+    ) -> Result<(), TryReserveError> {
+        // SAFETY: the caller guarantees the length; `try_reserve` keeps it.
+        unsafe { raw.0.with_vec(len, |v| v.try_reserve(additional)) }?;
+        // SAFETY: the same guarantee, for the other columns.
+        unsafe { T::raw_try_reserve(&mut raw.1, len, additional) }
     }
 
-    fn raw_shrink_to_fit(raw: &mut Self::Raw) {
-        raw.0.shrink_to_fit();
-        T::raw_shrink_to_fit(&mut raw.1);
+    unsafe fn raw_shrink_to_fit(raw: &mut Self::Raw, len: usize) {
+        // SAFETY: the caller guarantees the length; `shrink_to_fit` keeps it.
+        unsafe { raw.0.with_vec(len, Vec::shrink_to_fit) };
+        // SAFETY: the same guarantee, for the other columns.
+        unsafe { T::raw_shrink_to_fit(&mut raw.1, len) };
     }
 
-    fn raw_truncate(raw: &mut Self::Raw, len: usize) {
+    unsafe fn raw_truncate(raw: &mut Self::Raw, len: usize, new_len: usize) {
         /// Truncates the later columns when this column's truncation ends, by a panic too.
+        struct Rest<'r, T: ColumnList> {
+            raw: &'r mut T::Raw,
+            len: usize,
+            new_len: usize,
+        }
+        impl<T: ColumnList> Drop for Rest<'_, T> {
+            fn drop(&mut self) {
+                // SAFETY: `raw_truncate`'s caller guarantees the other columns' length.
+                unsafe { T::raw_truncate(self.raw, self.len, self.new_len) };
+            }
+        }
+        let (head, tail) = raw;
+        let _rest = Rest::<T> { raw: tail, len, new_len };
+        // SAFETY: the caller guarantees the length is `len`, and records `new_len` as
+        // the length, which `Vec::truncate` leaves (it shortens the length before it
+        // drops the elements cut off, so a destructor's panic leaves it too).
+        unsafe { head.with_vec(len, |v| v.truncate(new_len)) };
+    }
+
+    unsafe fn raw_drop(raw: &mut Self::Raw, len: usize) {
+        /// Drops the later columns when this column's drop ends, by a panic too.
         struct Rest<'r, T: ColumnList> {
             raw: &'r mut T::Raw,
             len: usize,
         }
         impl<T: ColumnList> Drop for Rest<'_, T> {
             fn drop(&mut self) {
-                T::raw_truncate(self.raw, self.len);
+                // SAFETY: `raw_drop`'s caller guarantees the other columns' length, and
+                // drops them once, here.
+                unsafe { T::raw_drop(self.raw, self.len) };
             }
         }
         let (head, tail) = raw;
         let _rest = Rest::<T> { raw: tail, len };
-        // `Vec::truncate` shortens the length before it drops the elements cut off.
-        head.truncate(len);
+        // SAFETY: the column is the parts of a `Vec<H>` of `len` elements (the caller's
+        // guarantee), rebuilt once and dropped: its elements, then its buffer, as a
+        // `Vec` drops them (the rest of them too if one destructor panics).
+        drop(unsafe { Vec::from_raw_parts(head.as_mut_ptr(), len, head.cap) });
     }
 
     #[inline]
@@ -293,10 +447,8 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         let (head, tail) = raw;
         // SAFETY: the caller guarantees this column's length is `len` and its capacity
         // above it: the place is spare capacity inside the allocation, written once,
-        // then counted by the length.
+        // then counted by the caller's length.
         unsafe { head.as_mut_ptr().wrapping_add(len).write(value.0) };
-        // SAFETY: row `len` was just written and is within the capacity.
-        unsafe { head.set_len(len + 1) };
         // SAFETY: the same guarantee, for the other columns.
         unsafe { T::raw_push(tail, len, value.1) };
     }
@@ -304,12 +456,9 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
     #[inline]
     unsafe fn raw_pop(raw: &mut Self::Raw, len: usize) -> Self {
         let (head, tail) = raw;
-        let last = len - 1;
-        // SAFETY: the caller guarantees the length is `len > 0`; shortened first, the
-        // last element is then read out once and no longer counted.
-        unsafe { head.set_len(last) };
-        // SAFETY: row `last` held a value (it was below the length) and is read once.
-        let value = unsafe { head.as_ptr().wrapping_add(last).read() };
+        // SAFETY: the caller guarantees the length is `len > 0`, and lowers it: the last
+        // element is read out once and no longer counted.
+        let value = unsafe { head.as_ptr().wrapping_add(len - 1).read() };
         // SAFETY: the same guarantee, for the other columns.
         (value, unsafe { T::raw_pop(tail, len) })
     }
@@ -324,11 +473,10 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         let value = unsafe { base.wrapping_add(row).read() };
         if row != last {
             // SAFETY: rows `last` and `row` differ and are below the length; the last
-            // row's value moves into the hole and is no longer counted below.
+            // row's value moves into the hole and is no longer counted (the caller
+            // lowers the length).
             unsafe { ptr::copy_nonoverlapping(base.wrapping_add(last), base.wrapping_add(row), 1) };
         }
-        // SAFETY: `last < len` is within the capacity, and rows `..last` hold values.
-        unsafe { head.set_len(last) };
         // SAFETY: the same guarantee, for the other columns.
         (value, unsafe { T::raw_swap_remove(tail, row, len) })
     }
@@ -338,8 +486,9 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
     where
         Self: 'a,
     {
-        // SAFETY: the caller guarantees `row` is below the length.
-        let head = unsafe { raw.0.get_unchecked(row) };
+        // SAFETY: the caller guarantees `row` is below the length: an element, borrowed
+        // for as long as the column is.
+        let head = unsafe { &*raw.0.as_ptr().wrapping_add(row) };
         // SAFETY: the same guarantee, for the other columns.
         (head, unsafe { T::raw_get(&raw.1, row) })
     }
@@ -350,8 +499,9 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         Self: 'a,
     {
         let (head, tail) = raw;
-        // SAFETY: the caller guarantees `row` is below the length.
-        let head = unsafe { head.get_unchecked_mut(row) };
+        // SAFETY: the caller guarantees `row` is below the length: an element, borrowed
+        // mutably for as long as the column is, so nothing else reaches it.
+        let head = unsafe { &mut *head.as_mut_ptr().wrapping_add(row) };
         // SAFETY: the same guarantee, for the other columns, borrowed apart from this one.
         (head, unsafe { T::raw_get_mut(tail, row) })
     }
@@ -361,7 +511,7 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
     where
         Self: 'a,
     {
-        // SAFETY: the caller guarantees the length is `len`: the column's own slice, with
+        // SAFETY: the caller guarantees the length is `len`: the column's elements, with
         // the length every column shares (so the compiler sees one length for all).
         let head = unsafe { slice::from_raw_parts(raw.0.as_ptr(), len) };
         // SAFETY: the same guarantee, for the other columns.
@@ -382,8 +532,8 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
     }
 }
 
-/// Rows stored as one column per field: a `Vec` per column, whose lengths move together,
-/// so a push tests the capacity once and a row read tests its bounds once, whatever the
+/// Rows stored as one column per field: a buffer per column and one length for all, so
+/// a push tests the capacity once and a row read tests its bounds once, whatever the
 /// number of columns.
 ///
 /// `L` lists the columns' types as `(A, (B, (C, ())))` (see [`ColumnList`]); a row goes
@@ -494,7 +644,8 @@ impl<L: ColumnList> ColumnVec<L> {
         // Only a list of no columns can get here past `usize::MAX` rows; a `Vec` panics
         // on its own.
         assert!(self.len.checked_add(additional).is_some(), "capacity overflow");
-        L::raw_reserve(&mut self.raw, additional);
+        // SAFETY: every column holds `len` elements (C1).
+        unsafe { L::raw_reserve(&mut self.raw, self.len, additional) };
         self.cap = L::raw_capacity(&self.raw);
     }
 
@@ -524,7 +675,8 @@ impl<L: ColumnList> ColumnVec<L> {
     #[inline(never)]
     fn try_grow(&mut self, additional: usize) -> Result<(), TryReserveError> {
         let result = match self.len.checked_add(additional) {
-            Some(_) => L::raw_try_reserve(&mut self.raw, additional),
+            // SAFETY: every column holds `len` elements (C1).
+            Some(_) => unsafe { L::raw_try_reserve(&mut self.raw, self.len, additional) },
             None => Err(capacity_overflow()),
         };
         self.cap = L::raw_capacity(&self.raw);
@@ -533,7 +685,8 @@ impl<L: ColumnList> ColumnVec<L> {
 
     /// Gives unused capacity back in every column.
     pub fn shrink_to_fit(&mut self) {
-        L::raw_shrink_to_fit(&mut self.raw);
+        // SAFETY: every column holds `len` elements (C1).
+        unsafe { L::raw_shrink_to_fit(&mut self.raw, self.len) };
         self.cap = L::raw_capacity(&self.raw);
     }
 
@@ -586,11 +739,13 @@ impl<L: ColumnList> ColumnVec<L> {
 
     /// Drops every row past the first `len` (none if there are fewer).
     pub fn truncate(&mut self, len: usize) {
-        if len < self.len {
+        let old = self.len;
+        if len < old {
             // Lowered first, and every column is truncated even if a destructor panics,
             // so the lengths agree again (C1) whatever happens.
             self.len = len;
-            L::raw_truncate(&mut self.raw, len);
+            // SAFETY: every column held `old` elements (C1); `len` is recorded.
+            unsafe { L::raw_truncate(&mut self.raw, old, len) };
         }
     }
 
@@ -692,9 +847,16 @@ impl<H: Copy, T: ColumnList> ColumnVec<(H, T)> {
     #[track_caller]
     pub fn swap_remove_and_head(&mut self, row: usize) -> ((H, T), Option<H>) {
         let removed = self.swap_remove(row);
-        // The head column is `self.len` long (C1), so this bounds test is the test of
-        // whether a row moved.
-        (removed, self.raw.0.get(row).copied())
+        // The head column holds `self.len` elements (C1), so this bounds test is the
+        // test of whether a row moved.
+        (removed, self.slices().0.get(row).copied())
+    }
+}
+
+impl<L: ColumnList> Drop for ColumnVec<L> {
+    fn drop(&mut self) {
+        // SAFETY: every column holds `len` elements (C1), and is dropped once, here.
+        unsafe { L::raw_drop(&mut self.raw, self.len) };
     }
 }
 

@@ -59,6 +59,9 @@ use crate::pool::{Handle, Key};
 /// that derefs to `SoaPool<'id, Name>` and adds per-field accessors; use this type
 /// directly for code generic over every struct-of-arrays pool.
 ///
+/// As with a [`Pool`](crate::Pool), what the values borrow must outlive the pool, which
+/// drops them when it is dropped (the drop check sees its columns' `Drop`).
+///
 /// # Examples
 ///
 /// Update positions from velocities, the scan struct-of-arrays exists for: every column
