@@ -170,14 +170,14 @@ fuzz_target!(|ops: Vec<Op>| {
             assert_eq!(pool.weight_column().len(), live.len());
             assert_eq!(pool.tag_column().len(), live.len());
             for row in 0..live.len() {
-                let k = pool.rows().key_at_row(row).expect("every row has a key");
+                let k = pool.key_at_row(row).expect("every row has a key");
                 assert_eq!(newest[k.index()], Some(k), "a row's key is live");
                 let v = model[k.index()].expect("a row's slot holds a value");
                 assert_eq!(pool.weight_column()[row], v.weight);
                 assert_eq!(pool.tag_column()[row].id(), v.tag);
                 assert_eq!(pool.rows().key_row(k), Some(row));
             }
-            assert!(pool.rows().key_at_row(live.len()).is_none());
+            assert!(pool.key_at_row(live.len()).is_none());
             for h in &handles {
                 let v = model[h.index()].expect("a handle's slot holds a value");
                 assert!(v.owned);
