@@ -30,6 +30,10 @@ enum Op {
     /// Replaces a value's `tag` through the column (the old one drops).
     SetTagInColumn(u8),
     Reserve(u8),
+    /// `retain`: drops the keyed values whose weight is odd if `odd`, else even.
+    Retain(bool),
+    /// Adds to every weight through `iter_mut`.
+    AddToAll(u32),
 }
 
 /// Records `k` as the newest key of its slot.
@@ -159,6 +163,31 @@ fuzz_target!(|ops: Vec<Op>| {
                     }
                 }
                 Op::Reserve(n) => pool.reserve(usize::from(n)),
+                Op::Retain(odd) => {
+                    let dies = |weight: u32| (weight % 2 == 1) == odd;
+                    let unowned = model.iter().flatten().filter(|v| !v.owned).count();
+                    let mut seen = 0;
+                    pool.retain(|k, row| {
+                        let v = model[k.index()].expect("a visited row's slot holds a value");
+                        assert!(!v.owned, "retain visited a value a handle owns");
+                        assert_eq!((*row.weight, row.tag.id()), (v.weight, v.tag), "key and row");
+                        seen += 1;
+                        !dies(*row.weight)
+                    });
+                    assert_eq!(seen, unowned, "retain visits every keyed value once");
+                    for v in &mut model {
+                        if v.is_some_and(|v| !v.owned && dies(v.weight)) {
+                            *v = None;
+                        }
+                    }
+                }
+                Op::AddToAll(d) => {
+                    for (k, row) in pool.iter_mut() {
+                        *row.weight = row.weight.wrapping_add(d);
+                        let v = model[k.index()].as_mut().expect("a row's slot holds a value");
+                        v.weight = v.weight.wrapping_add(d);
+                    }
+                }
                 _ => {}
             }
             // The checks.
