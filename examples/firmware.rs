@@ -2,11 +2,14 @@
 //! scope over a fixed RAM buffer (`BufferBlockPool`), the sessions of its clients live in
 //! a keyed pool over fixed storage, kept in the device's state between messages
 //! (`FixedKeyPool`, four at most, the capacity `#[arena(capacity = 4)]` gives the
-//! session's storage type), and each reply goes out through a fixed transmit
-//! buffer. Nothing here allocates: the binary's global allocator
+//! session's storage type), every register write is logged as a row of a
+//! struct-of-arrays vector over fixed storage (`ColumnVec::in_storage`: a column of
+//! registers and one of values, eight rows at most, scanned one column at a time), and
+//! each reply goes out through a fixed transmit buffer. Nothing here allocates: the binary's global allocator
 //! counts the calls made while messages are handled, and the loop checks there were none.
 //!
-//! The commands: `READ r`, `WRITE r v`, `AVG a b ...`, `ECHO words...`, and `LOGIN`,
+//! The commands: `READ r`, `WRITE r v`, `STATS` (the writes logged, their largest value
+//! and how many registers they touched), `AVG a b ...`, `ECHO words...`, and `LOGIN`,
 //! `PING token`, `LOGOUT token` for sessions, whose token is the session's key as 16 hex
 //! digits: a token from a closed session, or made up, names no session (the key's
 //! generation is checked). A message too big for the RAM left gets `ERR busy`, a fifth
@@ -24,7 +27,8 @@ use std::cell::Cell;
 use std::fmt::Write as _;
 use std::mem::MaybeUninit;
 
-use arena_kit::pool::{FixedKeyPool, KeyData};
+use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
+use arena_kit::pool::{Fixed, FixedKeyPool, KeyData};
 use arena_kit::{ArenaAlloc, ArenaString, ArenaVec, BufferBlockPool, PoolKey, Scope};
 
 /// The system allocator, counting this thread's calls.
@@ -123,11 +127,19 @@ arena_kit::new_key_type! {
     struct SessionId;
 }
 
+/// The write log's columns: the register written, and the value.
+type WriteRow = (u8, (u16, ()));
+
+/// Room for eight logged writes, set aside at start-up.
+type WriteLogStorage = ColumnStorage<WriteRow, 8>;
+
 /// The device's state between messages, in memory set aside for it at start-up: the
-/// sessions, as a keyed pool over that storage (no closure around the loop: the pool is
-/// a field, and its type carries the storage's lifetime).
+/// sessions, as a keyed pool over that storage, and the write log, a column per field
+/// over its own (no closure around the loop: both are fields, and their types carry
+/// the storages' lifetimes).
 struct State<'s> {
     sessions: FixedKeyPool<'s, Session, SessionId>,
+    writes: ColumnVec<WriteRow, Fixed<'s>>,
 }
 
 /// The session a token names: parsed, never trusted.
@@ -161,7 +173,19 @@ fn handle<'s>(
         Some("WRITE") => {
             let (r, value) = (usize::from(number(1)?), number(2)?);
             device.registers.get(r).ok_or("no such register")?.set(value);
-            reply.try_push_str("OK").map_err(|_| "busy")?;
+            let register = u8::try_from(r).map_err(|_| "no such register")?;
+            // A full log refuses the row (handed back, dropped here); the write stands.
+            let logged = state.writes.try_push((register, (value, ()))).is_ok();
+            reply.try_push_str(if logged { "OK" } else { "OK, log full" }).map_err(|_| "busy")?;
+        }
+        Some("STATS") => {
+            // Each figure scans one column: the values for the largest, the registers
+            // for which were touched.
+            let (registers, (values, ())) = state.writes.slices();
+            let touched = registers.iter().fold(0_u8, |seen, &r| seen | 1 << r);
+            let largest = values.iter().copied().max().unwrap_or(0);
+            write!(reply, "WRITES={} MAX={largest} REGS={}", values.len(), touched.count_ones())
+                .map_err(|_| "busy")?;
         }
         Some("AVG") => {
             // The arguments, parsed into the scope: a slice that lives for this message.
@@ -219,8 +243,12 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
     let mut tx = Transmit { bytes: [0; 512], len: 0 };
     let mut token = *b"0000000000000000";
     let mut storage = SessionStorage::new();
+    let mut log = WriteLogStorage::new();
     let before = heap_calls();
-    let mut state = State { sessions: FixedKeyPool::in_storage_with_key(&mut storage) };
+    let mut state = State {
+        sessions: FixedKeyPool::in_storage_with_key(&mut storage),
+        writes: ColumnVec::in_storage(&mut log),
+    };
     {
         // Four blocks of 480 bytes: a message's words, its reply and its values.
         let pool = BufferBlockPool::with_block_size(ram, 480);
@@ -262,7 +290,7 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
             // The scope ends: the LED guard drops, the blocks go back to the pool.
         }
     }
-    drop(state); // the sessions left are dropped; the storage is free again
+    drop(state); // the sessions and the log are dropped; their storage is free again
     let calls = heap_calls() - before;
     (tx.as_str().to_owned(), device, calls)
 }
@@ -280,6 +308,8 @@ const SESSION: &[&str] = &[
     "LOGOUT $T",
     "PING $T", // the closed session's token names nothing
     "PING 00000001ffffffff",
+    "WRITE 5 9",
+    "STATS",
 ];
 
 fn main() {
@@ -308,10 +338,18 @@ fn the_commands_reply_and_nothing_touches_the_heap() {
     assert!(lines[6].starts_with("TOKEN "));
     assert_eq!(
         lines[7..],
-        ["PONG 1", "PONG 2", "BYE after 2 pings", "ERR no session", "ERR no session"]
+        [
+            "PONG 1",
+            "PONG 2",
+            "BYE after 2 pings",
+            "ERR no session",
+            "ERR no session",
+            "OK",
+            "WRITES=2 MAX=700 REGS=2"
+        ]
     );
     assert_eq!(device.registers[3].get(), 700);
-    assert_eq!(device.led_flashes.get(), 12);
+    assert_eq!(device.led_flashes.get(), 14);
     assert!(!device.led_on.get(), "every message's guard switched the LED off");
     assert_eq!(calls, 0);
 }
@@ -337,5 +375,18 @@ fn a_fifth_session_is_refused_until_one_logs_out() {
     assert!(lines[6].starts_with("TOKEN "));
     assert_ne!(lines[6], lines[3], "the freed slot comes back under a new generation");
     assert_eq!(lines[7], "PONG 1");
+    assert_eq!(calls, 0);
+}
+
+#[test]
+fn a_full_write_log_keeps_the_first_eight_and_the_writes_still_land() {
+    let mut ram = [MaybeUninit::uninit(); 2048];
+    let writes: Vec<String> = (0..9_u16).map(|i| format!("WRITE {} {}", i % 3, 100 + i)).collect();
+    let mut messages: Vec<&str> = writes.iter().map(String::as_str).collect();
+    messages.extend(["STATS", "READ 2"]);
+    let (sent, _, calls) = run(&messages, &mut ram);
+    let lines: Vec<&str> = sent.lines().collect();
+    assert_eq!(lines[..8], ["OK"; 8]);
+    assert_eq!(lines[8..], ["OK, log full", "WRITES=8 MAX=107 REGS=3", "R2=108"]);
     assert_eq!(calls, 0);
 }

@@ -110,7 +110,9 @@
 //!   pools and the size classes take memory from the global allocator. Without it
 //!   (`default-features = false`) the crate needs no allocator at all: scopes and
 //!   collections over a caller's buffer ([`BufferBlockPool`]), pools over a caller's
-//!   storage ([`Pool::with_storage`]), checked on a target without one (the
+//!   storage ([`Pool::with_storage`]), struct-of-arrays rows over a caller's storage
+//!   ([`ColumnVec::in_storage`](pool::soa::ColumnVec::in_storage)), checked on a target
+//!   without one (the
 //!   repository's `docs/no-allocator.md`).
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`.
 //!   Without `alloc` its plain pools have `with_storage` only, and `#[arena(soa)]` is an

@@ -20,6 +20,7 @@ use std::mem::MaybeUninit;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use arena_kit::pool::secondary::{FixedSecondaryMap, SecondaryStorage};
+use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
 use arena_kit::pool::{AtomicBox, AtomicPool, FixedKeyPool, PoolStorage};
 use arena_kit::{
     AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Pool, PoolKey, Scope, TypedKey,
@@ -687,6 +688,31 @@ fn a_panicking_destructor_drops_the_other_values_once() {
     }));
     assert!(result.is_err());
     assert_eq!(drops(), before + 3, "every value dropped once");
+}
+
+// ----- struct-of-arrays rows over storage ---------------------------------------------------
+
+#[test]
+fn columns_over_storage_push_scan_and_drop_without_a_heap() {
+    let mut storage = ColumnStorage::<(u32, (Noisy, (f32, ()))), 4>::new();
+    let before = drops();
+    no_heap(|| {
+        let mut rows = ColumnVec::in_storage(&mut storage);
+        for i in 0..4_u16 {
+            rows.push((u32::from(i), (Noisy(u32::from(i)), (f32::from(i) * 0.5, ()))));
+        }
+        let (id, (noisy, (weight, ()))) = rows.try_push((9, (Noisy(9), (9.0, ())))).unwrap_err();
+        assert_eq!((id, noisy.0, weight), (9, 9, 9.0), "a full vector hands the row back");
+        drop(noisy);
+        let (_, (_, (weights, ()))) = rows.slices();
+        assert!((weights.iter().sum::<f32>() - 3.0).abs() < f32::EPSILON);
+        let (id, (noisy, _)) = rows.swap_remove(1);
+        assert_eq!((id, noisy.0), (1, 1));
+        drop(noisy);
+        assert_eq!(rows.slices().0, [0, 3, 2], "the last row moved into the hole");
+    });
+    assert_eq!(drops(), before + 5, "the dropped rows, the rest by the vector's drop");
+    no_heap(|| assert!(ColumnVec::in_storage(&mut storage).is_empty()));
 }
 
 // ----- the lock-free pool -----------------------------------------------------------------

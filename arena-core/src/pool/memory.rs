@@ -21,9 +21,14 @@
 use core::marker::PhantomData;
 
 /// Where a [`KeyPool`](crate::KeyPool) keeps its slots (or a
-/// [`SecondaryMap`](crate::SecondaryMap) its entries): [`Heap`] or [`Fixed`]. Sealed:
-/// these two are the only kinds.
-pub trait Memory: sealed::Sealed {}
+/// [`SecondaryMap`](crate::SecondaryMap) its entries, a
+/// [`ColumnVec`](crate::pool::soa::ColumnVec) its columns): [`Heap`] or [`Fixed`].
+/// Sealed: these two are the only kinds.
+pub trait Memory: sealed::Sealed {
+    /// Whether the memory is a caller's storage, which never grows.
+    #[doc(hidden)]
+    const FIXED: bool;
+}
 
 /// A [`KeyPool`](crate::KeyPool) whose slots are in a heap buffer it grows (the
 /// default). A marker type, never a value.
@@ -73,8 +78,12 @@ impl Drop for StorageBorrow<'_> {
     fn drop(&mut self) {}
 }
 
-impl Memory for Heap {}
-impl Memory for Fixed<'_> {}
+impl Memory for Heap {
+    const FIXED: bool = false;
+}
+impl Memory for Fixed<'_> {
+    const FIXED: bool = true;
+}
 
 mod sealed {
     pub trait Sealed {}

@@ -35,7 +35,6 @@ pub mod secondary;
 mod slot_buf;
 mod slot_key;
 mod slots;
-#[cfg(feature = "alloc")]
 pub mod soa;
 mod stats;
 mod storage;

@@ -21,7 +21,9 @@
 //!   `len` for the call, so every allocation decision is still `Vec`'s own, and a
 //!   reallocation moves the rows because they are within the rebuilt length.
 //! - The invariant every `unsafe` block below relies on (C1): every column is the parts
-//!   of a `Vec` holding `len` elements, and `cap` is at most every column's capacity.
+//!   of a `Vec` holding `len` elements (a heap vector), or `cap` elements of a caller's
+//!   storage that only this vector uses while it lives, the first `len` of them
+//!   initialised (a vector over storage); and `cap` is at most every column's capacity.
 //!   Only this module's code changes the columns, `len` or `cap`, and it restores C1
 //!   before anything can panic.
 //! - [`ColumnList`] is sealed: its functions on the columns are hidden, those that rely on
@@ -30,6 +32,18 @@
 //! - Dropping a `ColumnVec` drops its columns, each as the `Vec` it is: if a destructor
 //!   panics, the rest of its column and the later columns are still dropped (as a `Vec`
 //!   of structs drops the other fields).
+//! - **Over a caller's storage** (no allocator): a `ColumnVec<L, Fixed<'s>>` keeps its
+//!   columns in a [`ColumnStorage<L, N>`] borrowed for `'s`: an array of `N` elements
+//!   per column, each column's pointer into its array and `cap` set to `N`
+//!   ([`in_storage`](ColumnVec::in_storage)). Everything but growth is the same code;
+//!   a push past `N` panics and [`try_push`](ColumnVec::try_push) hands the row back.
+//!   The memory parameter ([`Memory`]: [`Heap`] or [`Fixed`]) is what keeps the vector
+//!   from outliving the storage: `Fixed<'s>` carries the borrow in the vector's type,
+//!   so no code, a hand-written `SoaRow` impl included, can keep the vector past `'s`,
+//!   and its drop, which drops the rows in the storage, comes before the storage's end
+//!   (the drop check sees `Fixed`'s). A heap vector and one over storage are different
+//!   types, so `mem::swap` cannot trade their columns. Dropping one drops its rows
+//!   (`drop_in_place` over each column's rows, as truncation does) and frees nothing.
 //! - The drop check: a `ColumnVec` has a `Drop` impl (its columns do not know their
 //!   length), and stable Rust cannot say that it only drops its elements (`Vec`'s
 //!   `#[may_dangle]`), so what its rows borrow must outlive it, as for a
@@ -40,14 +54,21 @@
 //!
 //! A push is one capacity test, a write per column and one length store; a read of a
 //! row, one bounds test. Growing a `ColumnVec` grows every column, as separate `Vec`s
-//! would.
+//! would. Over storage, the rows are `N` per column in the caller's memory and the
+//! vector is the same four-plus-one words per column as on the heap.
 
+#[cfg(feature = "alloc")]
 use alloc::collections::TryReserveError;
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::marker::PhantomData;
+#[cfg(feature = "alloc")]
 use core::mem::ManuallyDrop;
+use core::mem::MaybeUninit;
 use core::ptr::{self, NonNull};
 use core::{fmt, slice};
+
+use crate::pool::{Fixed, Heap, Memory};
 
 mod sealed {
     pub trait Sealed {}
@@ -77,6 +98,9 @@ pub trait ColumnList: Sized + sealed::Sealed {
     /// every column's).
     #[doc(hidden)]
     type Raw;
+    /// `N` elements of each column's type, uninitialised: a [`ColumnStorage`]'s memory.
+    #[doc(hidden)]
+    type Arrays<const N: usize>;
     /// One row, a shared reference per column.
     type Refs<'a>
     where
@@ -95,8 +119,18 @@ pub trait ColumnList: Sized + sealed::Sealed {
         Self: 'a;
 
     /// Empty columns with room for `capacity` rows each.
+    #[cfg(feature = "alloc")]
     #[doc(hidden)]
     fn raw_with_capacity(capacity: usize) -> Self::Raw;
+
+    /// Empty columns over `arrays`, room for `N` rows each.
+    ///
+    /// # Safety
+    ///
+    /// `arrays` is valid for reads and writes for as long as the columns are used, and
+    /// nothing else uses it meanwhile.
+    #[doc(hidden)]
+    unsafe fn raw_fixed<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Raw;
 
     /// The smallest capacity of the columns (`usize::MAX` with none).
     #[doc(hidden)]
@@ -107,6 +141,7 @@ pub trait ColumnList: Sized + sealed::Sealed {
     /// # Safety
     ///
     /// Every column holds `len` elements.
+    #[cfg(feature = "alloc")]
     #[doc(hidden)]
     unsafe fn raw_reserve(raw: &mut Self::Raw, len: usize, additional: usize);
 
@@ -116,6 +151,7 @@ pub trait ColumnList: Sized + sealed::Sealed {
     /// # Safety
     ///
     /// Every column holds `len` elements.
+    #[cfg(feature = "alloc")]
     #[doc(hidden)]
     unsafe fn raw_try_reserve(
         raw: &mut Self::Raw,
@@ -128,15 +164,17 @@ pub trait ColumnList: Sized + sealed::Sealed {
     /// # Safety
     ///
     /// Every column holds `len` elements.
+    #[cfg(feature = "alloc")]
     #[doc(hidden)]
     unsafe fn raw_shrink_to_fit(raw: &mut Self::Raw, len: usize);
 
-    /// `Vec::truncate(new_len)` on every column; the later columns are truncated even if
-    /// a destructor in an earlier one panics.
+    /// Drops the elements from `new_len` on in every column (as `Vec::truncate(new_len)`,
+    /// on either kind of memory); the later columns are truncated even if a destructor in
+    /// an earlier one panics.
     ///
     /// # Safety
     ///
-    /// Every column holds `len` elements, and the caller records `new_len` (below
+    /// Every column holds `len` elements, and the caller records `new_len` (at most
     /// `len`) as their length before the call: a destructor may panic.
     #[doc(hidden)]
     unsafe fn raw_truncate(raw: &mut Self::Raw, len: usize, new_len: usize);
@@ -147,6 +185,7 @@ pub trait ColumnList: Sized + sealed::Sealed {
     /// # Safety
     ///
     /// Every column holds `len` elements, and the columns are not used again.
+    #[cfg(feature = "alloc")]
     #[doc(hidden)]
     unsafe fn raw_drop(raw: &mut Self::Raw, len: usize);
 
@@ -217,27 +256,35 @@ pub trait ColumnList: Sized + sealed::Sealed {
 
 impl ColumnList for () {
     type Raw = ();
+    type Arrays<const N: usize> = ();
     type Refs<'a> = ();
     type Muts<'a> = ();
     type Slices<'a> = ();
     type SlicesMut<'a> = ();
 
+    #[cfg(feature = "alloc")]
     #[inline]
     fn raw_with_capacity(_: usize) {}
+    #[inline]
+    unsafe fn raw_fixed<const N: usize>(_: *mut ()) {}
     #[inline]
     fn raw_capacity((): &()) -> usize {
         usize::MAX
     }
+    #[cfg(feature = "alloc")]
     #[inline]
     unsafe fn raw_reserve((): &mut (), _: usize, _: usize) {}
+    #[cfg(feature = "alloc")]
     #[inline]
     unsafe fn raw_try_reserve((): &mut (), _: usize, _: usize) -> Result<(), TryReserveError> {
         Ok(())
     }
+    #[cfg(feature = "alloc")]
     #[inline]
     unsafe fn raw_shrink_to_fit((): &mut (), _: usize) {}
     #[inline]
     unsafe fn raw_truncate((): &mut (), _: usize, _: usize) {}
+    #[cfg(feature = "alloc")]
     #[inline]
     unsafe fn raw_drop((): &mut (), _: usize) {}
     #[inline]
@@ -273,7 +320,8 @@ impl ColumnList for () {
 }
 
 /// One column's buffer: the parts of a `Vec<H>` but its length, which the
-/// [`ColumnVec`] keeps once for every column (C1). Not for use outside the crate (a
+/// [`ColumnVec`] keeps once for every column (C1), or a pointer into a caller's
+/// [`ColumnStorage`] and its `N`. Not for use outside the crate (a
 /// [`ColumnList::Raw`] part, public only as the trait needs).
 #[doc(hidden)]
 pub struct RawColumn<H> {
@@ -296,7 +344,19 @@ impl<H> fmt::Debug for RawColumn<H> {
 }
 
 impl<H> RawColumn<H> {
+    /// The `N` elements of `array`, a caller's storage.
+    ///
+    /// # Safety
+    ///
+    /// `array` points to a live array (so it is non-null).
+    unsafe fn fixed<const N: usize>(array: *mut [MaybeUninit<H>; N]) -> Self {
+        // SAFETY: the caller's pointer is to a live array, so non-null.
+        let ptr = unsafe { NonNull::new_unchecked(array.cast::<H>()) };
+        RawColumn { ptr, cap: N, owns: PhantomData }
+    }
+
     /// The buffer of the empty `vec`.
+    #[cfg(feature = "alloc")]
     fn from_empty(vec: Vec<H>) -> Self {
         debug_assert!(vec.is_empty(), "a column starts without rows");
         let mut vec = ManuallyDrop::new(vec);
@@ -312,8 +372,9 @@ impl<H> RawColumn<H> {
     ///
     /// # Safety
     ///
-    /// The column holds `len` elements (C1), and `f` leaves the `Vec` with the length the
-    /// caller will record as the `ColumnVec`'s.
+    /// The column is a heap column holding `len` elements (C1), and `f` leaves the `Vec`
+    /// with the length the caller will record as the `ColumnVec`'s.
+    #[cfg(feature = "alloc")]
     unsafe fn with_vec<R>(&mut self, len: usize, f: impl FnOnce(&mut Vec<H>) -> R) -> R {
         /// Takes the `Vec`'s parts back into the column when dropped.
         struct PutBack<'c, H> {
@@ -348,6 +409,7 @@ impl<H> RawColumn<H> {
 
 impl<H, T: ColumnList> ColumnList for (H, T) {
     type Raw = (RawColumn<H>, T::Raw);
+    type Arrays<const N: usize> = ([MaybeUninit<H>; N], T::Arrays<N>);
     type Refs<'a>
         = (&'a H, T::Refs<'a>)
     where
@@ -365,9 +427,23 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
     where
         Self: 'a;
 
+    #[cfg(feature = "alloc")]
     #[inline]
     fn raw_with_capacity(capacity: usize) -> Self::Raw {
         (RawColumn::from_empty(Vec::with_capacity(capacity)), T::raw_with_capacity(capacity))
+    }
+
+    #[inline]
+    unsafe fn raw_fixed<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Raw {
+        // SAFETY: the caller's pointer is valid for the arrays: this is a place in them,
+        // and its address (no reference is made) a live array.
+        let head = unsafe { &raw mut (*arrays).0 };
+        // SAFETY: as for `head`: the arrays of the other columns.
+        let tail = unsafe { &raw mut (*arrays).1 };
+        // SAFETY: `head` is a live array of the caller's storage.
+        let head = unsafe { RawColumn::fixed(head) };
+        // SAFETY: the caller's guarantee, for the arrays of the other columns.
+        (head, unsafe { T::raw_fixed::<N>(tail) })
     }
 
     #[inline]
@@ -375,6 +451,7 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         raw.0.cap.min(T::raw_capacity(&raw.1))
     }
 
+    #[cfg(feature = "alloc")]
     unsafe fn raw_reserve(raw: &mut Self::Raw, len: usize, additional: usize) {
         // SAFETY: the caller guarantees the length; `reserve` keeps it.
         unsafe { raw.0.with_vec(len, |v| v.reserve(additional)) };
@@ -382,6 +459,7 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         unsafe { T::raw_reserve(&mut raw.1, len, additional) };
     }
 
+    #[cfg(feature = "alloc")]
     unsafe fn raw_try_reserve(
         raw: &mut Self::Raw,
         len: usize,
@@ -393,6 +471,7 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         unsafe { T::raw_try_reserve(&mut raw.1, len, additional) }
     }
 
+    #[cfg(feature = "alloc")]
     unsafe fn raw_shrink_to_fit(raw: &mut Self::Raw, len: usize) {
         // SAFETY: the caller guarantees the length; `shrink_to_fit` keeps it.
         unsafe { raw.0.with_vec(len, Vec::shrink_to_fit) };
@@ -415,12 +494,18 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         }
         let (head, tail) = raw;
         let _rest = Rest::<T> { raw: tail, len, new_len };
-        // SAFETY: the caller guarantees the length is `len`, and records `new_len` as
-        // the length, which `Vec::truncate` leaves (it shortens the length before it
-        // drops the elements cut off, so a destructor's panic leaves it too).
-        unsafe { head.with_vec(len, |v| v.truncate(new_len)) };
+        // The elements cut off: from `new_len` (at most `len`, within the column) on.
+        let cut =
+            ptr::slice_from_raw_parts_mut(head.as_mut_ptr().wrapping_add(new_len), len - new_len);
+        // SAFETY: the caller guarantees the column holds `len` initialised elements and
+        // records `new_len` as the length, so these are no longer counted and each is
+        // dropped once, here (`drop_in_place` on a slice drops the rest of it if one
+        // destructor panics, as `Vec::truncate` does). No `Vec` is rebuilt: the column
+        // may be a caller's storage.
+        unsafe { ptr::drop_in_place(cut) };
     }
 
+    #[cfg(feature = "alloc")]
     unsafe fn raw_drop(raw: &mut Self::Raw, len: usize) {
         /// Drops the later columns when this column's drop ends, by a panic too.
         struct Rest<'r, T: ColumnList> {
@@ -564,14 +649,18 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
 /// assert_eq!(name, "sun");
 /// assert_eq!(bodies.row(0).0, "moon");
 /// ```
-pub struct ColumnVec<L: ColumnList> {
+pub struct ColumnVec<L: ColumnList, M: Memory = Heap> {
     raw: L::Raw,
     /// Every column's length (C1).
     len: usize,
     /// At most every column's capacity (C1).
     cap: usize,
+    /// Where the columns are: [`Heap`], or [`Fixed`] with the storage's borrow (see the
+    /// module docs).
+    memory: PhantomData<M>,
 }
 
+#[cfg(feature = "alloc")]
 impl<L: ColumnList> ColumnVec<L> {
     /// No rows, no allocation.
     ///
@@ -602,28 +691,7 @@ impl<L: ColumnList> ColumnVec<L> {
     pub fn with_capacity(capacity: usize) -> Self {
         let raw = L::raw_with_capacity(capacity);
         let cap = L::raw_capacity(&raw);
-        ColumnVec { raw, len: 0, cap }
-    }
-
-    /// The number of rows.
-    #[inline]
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there is no row.
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// How many rows fit without growing: the smallest column's capacity.
-    #[inline]
-    #[must_use]
-    pub fn capacity(&self) -> usize {
-        self.cap
+        ColumnVec { raw, len: 0, cap, memory: PhantomData }
     }
 
     /// Makes room for `additional` more rows in every column (as `Vec::reserve`).
@@ -636,17 +704,6 @@ impl<L: ColumnList> ColumnVec<L> {
         if self.cap - self.len < additional {
             self.grow(additional);
         }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self, additional: usize) {
-        // Only a list of no columns can get here past `usize::MAX` rows; a `Vec` panics
-        // on its own.
-        assert!(self.len.checked_add(additional).is_some(), "capacity overflow");
-        // SAFETY: every column holds `len` elements (C1).
-        unsafe { L::raw_reserve(&mut self.raw, self.len, additional) };
-        self.cap = L::raw_capacity(&self.raw);
     }
 
     /// Makes room for `additional` more rows in every column, or says why not (as
@@ -671,11 +728,102 @@ impl<L: ColumnList> ColumnVec<L> {
         self.try_grow(additional)
     }
 
+    /// Gives unused capacity back in every column.
+    pub fn shrink_to_fit(&mut self) {
+        // SAFETY: every column is a heap column holding `len` elements (C1).
+        unsafe { L::raw_shrink_to_fit(&mut self.raw, self.len) };
+        self.cap = L::raw_capacity(&self.raw);
+    }
+}
+
+impl<'s, L: ColumnList> ColumnVec<L, Fixed<'s>> {
+    /// No rows, in the caller's `storage`: room for `N` rows, never more, and no
+    /// allocator call, ever. The vector's type carries the borrow, so it cannot outlive
+    /// the storage; dropping it drops its rows and leaves the storage to be used again.
+    ///
+    /// # Examples
+    ///
+    /// A log of readings, one column per field, on the stack:
+    ///
+    /// ```
+    /// use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
+    ///
+    /// let mut storage = ColumnStorage::<(u32, (f32, ())), 3>::new();
+    /// let mut log = ColumnVec::in_storage(&mut storage);
+    /// for (at, celsius) in [(10, 21.5), (20, 22.0), (30, 21.0)] {
+    ///     log.push((at, (celsius, ())));
+    /// }
+    /// assert_eq!(log.try_push((40, (20.5, ()))), Err((40, (20.5, ())))); // full
+    ///
+    /// let (_, (temperatures, ())) = log.slices();
+    /// assert_eq!(temperatures.iter().copied().fold(f32::MIN, f32::max), 22.0);
+    /// ```
+    ///
+    /// The vector cannot outlive its storage:
+    ///
+    /// ```compile_fail,E0597
+    /// use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
+    ///
+    /// let log = {
+    ///     let mut storage = ColumnStorage::<(u32, ()), 4>::new();
+    ///     ColumnVec::in_storage(&mut storage)
+    /// };
+    /// drop(log);
+    /// ```
+    #[must_use]
+    pub fn in_storage<const N: usize>(storage: &'s mut ColumnStorage<L, N>) -> Self {
+        // SAFETY: the arrays are borrowed uniquely for `'s`, which the vector's type
+        // carries (`Fixed<'s>`): valid, and used by nothing else, while it lives (C1).
+        let raw = unsafe { L::raw_fixed::<N>(storage.arrays.as_mut_ptr()) };
+        ColumnVec { raw, len: 0, cap: N, memory: PhantomData }
+    }
+}
+
+impl<L: ColumnList, M: Memory> ColumnVec<L, M> {
+    /// The number of rows.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is no row.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many rows fit without growing: the smallest column's capacity (over
+    /// storage, its `N`).
+    #[inline]
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Grows every column of a heap vector for `additional` more rows.
+    #[cfg(feature = "alloc")]
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, additional: usize) {
+        debug_assert!(!M::FIXED, "only a heap vector grows");
+        // Only a list of no columns can get here past `usize::MAX` rows; a `Vec` panics
+        // on its own.
+        assert!(self.len.checked_add(additional).is_some(), "capacity overflow");
+        // SAFETY: every column is a heap column holding `len` elements (C1).
+        unsafe { L::raw_reserve(&mut self.raw, self.len, additional) };
+        self.cap = L::raw_capacity(&self.raw);
+    }
+
+    /// Tries to grow every column of a heap vector for `additional` more rows.
+    #[cfg(feature = "alloc")]
     #[cold]
     #[inline(never)]
     fn try_grow(&mut self, additional: usize) -> Result<(), TryReserveError> {
+        debug_assert!(!M::FIXED, "only a heap vector grows");
         let result = match self.len.checked_add(additional) {
-            // SAFETY: every column holds `len` elements (C1).
+            // SAFETY: every column is a heap column holding `len` elements (C1).
             Some(_) => unsafe { L::raw_try_reserve(&mut self.raw, self.len, additional) },
             None => Err(capacity_overflow()),
         };
@@ -683,27 +831,77 @@ impl<L: ColumnList> ColumnVec<L> {
         result
     }
 
-    /// Gives unused capacity back in every column.
-    pub fn shrink_to_fit(&mut self) {
-        // SAFETY: every column holds `len` elements (C1).
-        unsafe { L::raw_shrink_to_fit(&mut self.raw, self.len) };
-        self.cap = L::raw_capacity(&self.raw);
+    /// Room for the push of a full vector: a heap one grows, one over storage panics.
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn grow_for_push(&mut self) {
+        assert!(!M::FIXED, "arena-kit: a ColumnVec over storage of {} rows is full", self.cap);
+        #[cfg(feature = "alloc")]
+        self.grow(1);
     }
 
     /// Appends `row` as the last row, one field per column.
     ///
     /// # Panics
     ///
-    /// As `Vec::push`, if the columns must grow and cannot.
+    /// Over storage, if it is full (see [`try_push`](Self::try_push)); on the heap, as
+    /// `Vec::push`, if the columns must grow and cannot.
     #[inline]
+    #[track_caller]
     pub fn push(&mut self, row: L) {
         if self.len == self.cap {
-            self.grow(1);
+            self.grow_for_push();
         }
         // SAFETY: every column's length is `len` (C1), and its capacity at least `cap`,
         // which is above `len`.
         unsafe { L::raw_push(&mut self.raw, self.len, row) };
         self.len += 1;
+    }
+
+    /// Appends `row` as the last row, or hands it back: over storage when it is full,
+    /// on the heap when the columns cannot grow.
+    ///
+    /// # Errors
+    ///
+    /// `row` itself, unchanged, when there is no room for it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
+    ///
+    /// let mut storage = ColumnStorage::<(char, ()), 1>::new();
+    /// let mut rows = ColumnVec::in_storage(&mut storage);
+    /// assert_eq!(rows.try_push(('a', ())), Ok(()));
+    /// assert_eq!(rows.try_push(('b', ())), Err(('b', ())));
+    /// ```
+    #[inline]
+    pub fn try_push(&mut self, row: L) -> Result<(), L> {
+        if self.len == self.cap && !self.try_grow_for_push() {
+            return Err(row);
+        }
+        // SAFETY: as in `push`: room was made above.
+        unsafe { L::raw_push(&mut self.raw, self.len, row) };
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Room for the push of a full vector, if a heap one can grow.
+    #[cold]
+    #[inline(never)]
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(clippy::unused_self, reason = "without `alloc` a vector never grows")
+    )]
+    fn try_grow_for_push(&mut self) -> bool {
+        if M::FIXED {
+            return false;
+        }
+        #[cfg(feature = "alloc")]
+        return self.try_grow(1).is_ok();
+        #[cfg(not(feature = "alloc"))]
+        unreachable!("without `alloc` every ColumnVec is over storage")
     }
 
     /// Takes the last row out, if any.
@@ -822,7 +1020,7 @@ impl<L: ColumnList> ColumnVec<L> {
     }
 }
 
-impl<H: Copy, T: ColumnList> ColumnVec<(H, T)> {
+impl<H: Copy, T: ColumnList, M: Memory> ColumnVec<(H, T), M> {
     /// [`swap_remove`](Self::swap_remove), and the first column's element of the row
     /// that moved into `row`: `None` if `row` was the last row. For a first column that
     /// names the rows (as the slot column of a [`SoaPool`](crate::SoaPool) does), what
@@ -853,20 +1051,31 @@ impl<H: Copy, T: ColumnList> ColumnVec<(H, T)> {
     }
 }
 
-impl<L: ColumnList> Drop for ColumnVec<L> {
+impl<L: ColumnList, M: Memory> Drop for ColumnVec<L, M> {
     fn drop(&mut self) {
-        // SAFETY: every column holds `len` elements (C1), and is dropped once, here.
-        unsafe { L::raw_drop(&mut self.raw, self.len) };
+        if M::FIXED {
+            // SAFETY: every column holds `len` elements (C1), dropped once, here; the
+            // storage keeps its memory.
+            unsafe { L::raw_truncate(&mut self.raw, self.len, 0) };
+        } else {
+            // SAFETY: every column is a heap column holding `len` elements (C1), and is
+            // dropped once, here. (Without `alloc` no heap vector exists.)
+            #[cfg(feature = "alloc")]
+            unsafe {
+                L::raw_drop(&mut self.raw, self.len);
+            }
+        }
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<L: ColumnList> Default for ColumnVec<L> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<L: ColumnList> fmt::Debug for ColumnVec<L> {
+impl<L: ColumnList, M: Memory> fmt::Debug for ColumnVec<L, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ColumnVec")
             .field("len", &self.len)
@@ -875,8 +1084,67 @@ impl<L: ColumnList> fmt::Debug for ColumnVec<L> {
     }
 }
 
+/// Room for `N` rows of a [`ColumnVec`] in memory the caller owns: an array of `N`
+/// elements per column, uninitialised until rows are pushed. A local, a field, or a
+/// `static` (through a crate such as `static_cell`, which lends a `&'static mut`
+/// once); [`ColumnVec::in_storage`] keeps its rows here, with no allocator.
+///
+/// # Cost
+///
+/// `N` elements of each column's type, each array aligned as its type; nothing else.
+/// Making one writes nothing.
+///
+/// # Examples
+///
+/// ```
+/// use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
+///
+/// type Samples = ColumnStorage<(u16, (i8, ())), 64>;
+/// const _: () = assert!(Samples::CAPACITY == 64);
+///
+/// let mut storage = Samples::new();
+/// let mut samples = ColumnVec::in_storage(&mut storage);
+/// samples.push((1, (-3, ())));
+/// assert_eq!(samples.capacity(), 64);
+/// ```
+pub struct ColumnStorage<L: ColumnList, const N: usize> {
+    /// The arrays; every element of them is a `MaybeUninit`, so uninitialised memory
+    /// is a valid value.
+    arrays: MaybeUninit<L::Arrays<N>>,
+}
+
+impl<L: ColumnList, const N: usize> ColumnStorage<L, N> {
+    /// `N`, as a constant: the rows a vector over this storage holds at once.
+    pub const CAPACITY: usize = N;
+
+    /// Room for `N` rows; `const`, so it can initialise a `static`.
+    #[must_use]
+    pub const fn new() -> Self {
+        ColumnStorage { arrays: MaybeUninit::uninit() }
+    }
+
+    /// `N`: the rows a vector over this storage holds at once.
+    #[must_use]
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+}
+
+impl<L: ColumnList, const N: usize> Default for ColumnStorage<L, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<L: ColumnList, const N: usize> fmt::Debug for ColumnStorage<L, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ColumnStorage").field("capacity", &N).finish_non_exhaustive()
+    }
+}
+
 /// The error `Vec::try_reserve` gives for a size past `isize::MAX` bytes (its kind
 /// cannot be built directly on stable Rust); no allocator is asked.
+#[cfg(feature = "alloc")]
 fn capacity_overflow() -> TryReserveError {
     match Vec::<u8>::new().try_reserve(usize::MAX) {
         Err(error) => error,
@@ -891,13 +1159,13 @@ fn out_of_bounds(row: usize, len: usize) -> ! {
     panic!("row {row} is out of bounds: the columns have {len} rows")
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use alloc::rc::Rc;
     use alloc::string::{String, ToString};
     use core::cell::Cell;
 
-    use super::ColumnVec;
+    use super::{ColumnStorage, ColumnVec};
 
     type Rows = ColumnVec<(String, (u32, ((), ())))>;
 
@@ -988,5 +1256,108 @@ mod tests {
         let caught = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| drop(rows)));
         assert!(caught.is_err());
         assert_eq!(drops.get(), 10, "all six fields left were dropped");
+    }
+
+    #[test]
+    fn over_storage_the_columns_fill_up_and_hand_rows_back() {
+        let mut storage = ColumnStorage::<(String, (u16, ((), ()))), 3>::new();
+        let mut rows = ColumnVec::in_storage(&mut storage);
+        assert_eq!((rows.len(), rows.capacity()), (0, 3));
+        for i in 0..3_u16 {
+            assert!(rows.try_push((i.to_string(), (i, ((), ())))).is_ok());
+        }
+        let (name, (n, _)) = rows.try_push(("3".to_string(), (3, ((), ())))).unwrap_err();
+        assert_eq!((name.as_str(), n), ("3", 3), "the row comes back whole");
+        let (name, (n, _)) = rows.swap_remove(0);
+        assert_eq!((name.as_str(), n), ("0", 0));
+        let (names, (numbers, (units, ()))) = rows.slices();
+        assert_eq!(
+            (names, numbers, units.len()),
+            (&["2".to_string(), "1".to_string()][..], &[2, 1][..], 2)
+        );
+        rows.push(("4".to_string(), (4, ((), ())))); // the freed room is used again
+        *rows.row_mut(0).1.0 += 10;
+        assert_eq!(rows.row(0).1.0, &12);
+        assert_eq!(rows.pop().map(|(name, _)| name), Some("4".to_string()));
+        rows.truncate(1);
+        assert_eq!(rows.slices().0, ["2"]);
+        rows.clear();
+        assert!(rows.is_empty());
+        assert_eq!(rows.capacity(), 3, "storage never grows nor shrinks");
+    }
+
+    #[test]
+    #[should_panic(expected = "a ColumnVec over storage of 1 rows is full")]
+    fn a_push_into_full_storage_panics() {
+        let mut storage = ColumnStorage::<(u8, ()), 1>::new();
+        let mut rows = ColumnVec::in_storage(&mut storage);
+        rows.push((1, ()));
+        rows.push((2, ()));
+    }
+
+    #[test]
+    fn storage_of_no_rows_and_of_zero_sized_columns() {
+        let mut none = ColumnStorage::<(u64, ()), 0>::new();
+        let mut rows = ColumnVec::in_storage(&mut none);
+        assert_eq!(rows.try_push((1, ())), Err((1, ())));
+        let mut units = ColumnStorage::<((), ((), ())), 2>::new();
+        let mut rows = ColumnVec::in_storage(&mut units);
+        rows.push(((), ((), ())));
+        rows.push(((), ((), ())));
+        assert!(rows.try_push(((), ((), ()))).is_err(), "N bounds zero-sized rows too");
+        assert_eq!(rows.slices().1.0.len(), 2);
+    }
+
+    #[test]
+    #[cfg(feature = "std")]
+    fn over_storage_every_field_is_dropped_once_and_the_storage_serves_again() {
+        let drops = Rc::new(Cell::new(0));
+        let noisy = |panics| Noisy(Rc::clone(&drops), panics);
+        let mut storage = ColumnStorage::<(Noisy, (Noisy, ())), 4>::new();
+        let mut rows = ColumnVec::in_storage(&mut storage);
+        for i in 0..4 {
+            rows.push((noisy(i == 2), (noisy(false), ())));
+        }
+        drop(rows.swap_remove(0)); // row 3 moves to row 0
+        assert_eq!(drops.get(), 2);
+        let caught = std::panic::catch_unwind(core::panic::AssertUnwindSafe(|| drop(rows)));
+        assert!(caught.is_err(), "row 2's first field panics in its destructor");
+        assert_eq!(drops.get(), 8, "all six fields left were dropped, none twice");
+
+        // The storage is the caller's again: a second vector starts empty in it.
+        let mut rows = ColumnVec::in_storage(&mut storage);
+        assert!(rows.is_empty());
+        rows.push((noisy(false), (noisy(false), ())));
+        drop(rows);
+        assert_eq!(drops.get(), 10);
+    }
+
+    #[test]
+    fn a_forgotten_vector_leaves_its_storage_to_the_next() {
+        let mut storage = ColumnStorage::<(u8, (char, ())), 2>::new();
+        let mut rows = ColumnVec::in_storage(&mut storage);
+        rows.push((1, ('a', ())));
+        core::mem::forget(rows); // its row is leaked: never dropped, never read again
+        let mut rows = ColumnVec::in_storage(&mut storage);
+        assert!(rows.is_empty());
+        rows.push((2, ('b', ())));
+        rows.push((3, ('c', ())));
+        assert_eq!(rows.slices().1.0, ['b', 'c']);
+    }
+
+    #[test]
+    fn vectors_over_two_storages_swap_whole() {
+        let (mut a, mut b) =
+            (ColumnStorage::<(u8, ()), 2>::new(), ColumnStorage::<(u8, ()), 3>::new());
+        let mut x = ColumnVec::in_storage(&mut a);
+        let mut y = ColumnVec::in_storage(&mut b);
+        x.push((1, ()));
+        core::mem::swap(&mut x, &mut y);
+        assert_eq!((x.len(), x.capacity(), y.len(), y.capacity()), (0, 3, 1, 2));
+        assert_eq!(y.slices().0, [1]);
+        x.push((2, ()));
+        x.push((3, ()));
+        x.push((4, ()));
+        assert_eq!(x.slices().0, [2, 3, 4]);
     }
 }
