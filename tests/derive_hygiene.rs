@@ -331,6 +331,27 @@ mod constants_named_like_the_locals {
         a: u32,
     }
 
+    /// The same for a struct-of-arrays pool, whose fields are named like the locals of
+    /// its expansion and of the columns' (`storage`, `arrays`).
+    #[derive(ArenaAlloc, Debug)]
+    #[arena(soa, capacity = __arena_inner)]
+    struct SoaFixed {
+        storage: u32,
+        arrays: u8,
+    }
+
+    fn soa_fixed() -> u32 {
+        let mut storage = SoaFixedStorage::new();
+        let a = SoaFixedPool::with_fixed(|mut pool| {
+            let h = pool.insert(SoaFixed { storage: 30, arrays: 1 });
+            let made = arena_new!(&mut pool, SoaFixed { storage: 40, arrays: 2 });
+            assert!(try_arena_new!(&mut pool, SoaFixed { storage: 0, arrays: 0 }).is_err());
+            *pool.storage(&h) + u32::from(pool.arrays_column()[1]) + pool.remove(made).storage
+        });
+        let b = SoaFixedPool::with_storage(&mut storage, |pool| pool.stats().capacity);
+        a + u32::try_from(b).unwrap_or(0)
+    }
+
     fn fixed() -> u32 {
         let mut storage = FixedStorage::new();
         FixedPool::with_fixed(|mut pool| {
@@ -346,7 +367,7 @@ mod constants_named_like_the_locals {
 
     pub(super) fn works() -> u32 {
         let uses = u32::try_from(uses()).expect("small");
-        plain() + tuple() + soa() + uses + fixed()
+        plain() + tuple() + soa() + uses + fixed() + soa_fixed()
     }
 }
 
@@ -358,6 +379,6 @@ fn hostile_names_around_the_derive_compile_and_work() {
     assert_eq!(brand_names::works(), 6 + 7 + 12 + 12);
     assert_eq!(
         constants_named_like_the_locals::works(),
-        16 + 25 + 212 + (2 + 3) + (4 + 5) * 2 + 30 + 40 + 5
+        16 + 25 + 212 + (2 + 3) + (4 + 5) * 2 + 30 + 40 + 5 + (30 + 2 + 40 + 2)
     );
 }

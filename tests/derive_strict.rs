@@ -73,6 +73,16 @@ pub struct Fixed<'a, T: ::std::fmt::Debug> {
     pub value: T,
 }
 
+/// A fixed-capacity struct-of-arrays struct, with a lifetime and a type parameter.
+#[derive(ArenaAlloc, Debug)]
+#[arena(soa, capacity = 3)]
+pub struct Columns<'a, T: ::std::fmt::Debug> {
+    /// Borrowed.
+    pub name: &'a str,
+    /// Owned.
+    pub value: T,
+}
+
 #[test]
 fn the_strict_expansion_works() {
     let text = "n";
@@ -87,6 +97,17 @@ fn the_strict_expansion_works() {
     });
     let storage: FixedStorage<'_, u8> = FixedStorage::new();
     ::std::assert_eq!(len, storage.capacity() - 1);
+
+    let len = ColumnsPool::with_fixed(|mut pool| {
+        let made = arena_new!(pool, Columns { name: text, value: 2_u16 });
+        let key = pool.insert_keyed(Columns { name: "xy", value: 3 });
+        let sum: u16 = ::std::iter::Iterator::sum(pool.value_column().iter());
+        ::std::assert_eq!(sum, 5);
+        pool.remove(made).name.len() + pool.name_by_key(key).map_or(0, |n| n.len())
+    });
+    let mut storage: ColumnsStorage<'_, u16> = ColumnsStorage::new();
+    let n = ColumnsPool::with_storage(&mut storage, |pool| pool.stats().capacity);
+    ::std::assert_eq!((len, n), (3, 3));
 
     let total = LinkedPool::with(|mut pool| {
         let first = pool.insert_keyed(Linked { weight: 1.5, next: ::std::option::Option::None });

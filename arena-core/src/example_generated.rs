@@ -7,7 +7,7 @@
 //! use arena_kit::ArenaAlloc;
 //!
 //! #[derive(ArenaAlloc)]
-//! #[arena(soa)]
+//! #[arena(soa, capacity = 64)]
 //! pub struct Particle {
 //!     pub pos: [f32; 3],
 //!     pub vel: [f32; 3],
@@ -15,10 +15,12 @@
 //! }
 //! ```
 //!
-//! which generates [`ParticlePool`] (derefs to [`SoaPool`](crate::SoaPool)), the row
-//! views [`ParticleRef`] and [`ParticleMut`], the column views [`ParticleColumns`] and
-//! [`ParticleColumnsMut`], the aliases [`ParticleHandle`] and [`ParticleKey`], and the
-//! [`SoaRow`](crate::SoaRow) and [`Views`](crate::pool::soa::Views) impls.
+//! which generates [`ParticlePool`] (derefs to [`SoaPool`](crate::SoaPool); with
+//! `with_fixed` and `with_storage` besides `with`), the row views [`ParticleRef`] and
+//! [`ParticleMut`], the column views [`ParticleColumns`] and [`ParticleColumnsMut`], the
+//! aliases [`ParticleHandle`] and [`ParticleKey`], the storage of 64 rows
+//! [`ParticleStorage`], and the [`SoaRow`](crate::SoaRow) and
+//! [`Views`](crate::pool::soa::Views) impls.
 //!
 //! [`Node`] uses the plain layout, and names its own pool's keys through its brand:
 //!
@@ -60,6 +62,7 @@
 //! [`ParticleColumnsMut`]: crate::example_generated::ParticleColumnsMut
 //! [`ParticleHandle`]: crate::example_generated::ParticleHandle
 //! [`ParticleKey`]: crate::example_generated::ParticleKey
+//! [`ParticleStorage`]: crate::example_generated::ParticleStorage
 //! [`Node`]: crate::example_generated::Node
 //! [`NodePool`]: crate::example_generated::NodePool
 //! [`NodeHandle`]: crate::example_generated::NodeHandle
@@ -73,9 +76,10 @@
 use crate as arena_kit;
 use crate::ArenaAlloc;
 
-/// A particle stored struct-of-arrays: each field in a column of its own.
+/// A particle stored struct-of-arrays: each field in a column of its own; 64 of them fit
+/// a storage of their own.
 #[derive(ArenaAlloc)]
-#[arena(soa, crate = arena_kit)]
+#[arena(soa, capacity = 64, crate = arena_kit)]
 pub struct Particle {
     /// Position.
     pub pos: [f32; 3],

@@ -110,13 +110,14 @@
 //!   pools and the size classes take memory from the global allocator. Without it
 //!   (`default-features = false`) the crate needs no allocator at all: scopes and
 //!   collections over a caller's buffer ([`BufferBlockPool`]), pools over a caller's
-//!   storage ([`Pool::with_storage`]), struct-of-arrays rows over a caller's storage
+//!   storage ([`Pool::with_storage`], [`SoaPool::with_storage`]), struct-of-arrays rows
+//!   over a caller's storage
 //!   ([`ColumnVec::in_storage`](pool::soa::ColumnVec::in_storage)), checked on a target
 //!   without one (the
 //!   repository's `docs/no-allocator.md`).
 //! - `derive` (default): re-exports `#[derive(ArenaAlloc)]` from `arena-kit-derive`.
-//!   Without `alloc` its plain pools have `with_storage` only, and `#[arena(soa)]` is an
-//!   error.
+//!   Without `alloc` its pools (plain and `#[arena(soa)]`) have `with_storage` (and,
+//!   with `#[arena(capacity = N)]`, `with_fixed`) only.
 //! - `serde`: `Serialize`/`Deserialize` for [`TypedKey`] (and the key types of
 //!   [`new_key_type!`]), [`KeyPool`] and a
 //!   [`SecondaryMap`] of pool keys (a round trip keeps every key valid, and stale keys
@@ -157,7 +158,6 @@ pub use collections::{ArenaBox, ArenaString, ArenaVec, CollectIn, FromIteratorIn
 pub use error::{AllocError, AllocOrInitError, LimitKind, TryAllocError};
 pub use new_macro::ArenaNew;
 pub use pool::secondary::SecondaryMap;
-#[cfg(feature = "alloc")]
 pub use pool::soa::{SoaPool, SoaRow};
 pub use pool::{GetDisjointMutError, Handle, Key, Pool, SlotKey};
 pub use pool::{KeyPool, PoolKey, TypedKey};
@@ -203,7 +203,12 @@ pub use size_class::SyncSizeClassPool;
 ///     per field), `ParticleColumns<'a>` / `ParticleColumnsMut<'a>` (a slice per field),
 ///     and `impl SoaRow for Particle`. Removing swap-removes the row: rows move, handles
 ///     and keys do not. Needs named fields; the struct must not implement `Drop` (its
-///     fields are stored apart). [`example_generated`] shows a whole expansion.
+///     fields are stored apart). Also `ParticlePool::with_storage(&mut storage, |pool|
+///     ..)` over a [`SoaStorage`](pool::soa::SoaStorage) (the pool is then a
+///     `ParticlePool<'id, Fixed<'s>>`, the same methods), and with
+///     `#[arena(capacity = N)]` the alias `ParticleStorage` and
+///     `ParticlePool::with_fixed(|pool| ..)`, as for the plain layout.
+///     [`example_generated`] shows a whole expansion.
 /// - `ParticleHandle<'id>` and `ParticleKey<'id>`: aliases of [`Handle`] and [`Key`].
 /// - `impl ArenaNew<Particle> for &mut ParticlePool<'_>`: [`arena_new!`] and
 ///   [`try_arena_new!`] return handles on the pool.
@@ -218,7 +223,7 @@ pub use size_class::SyncSizeClassPool;
 /// `#[arena(soa)]`; `#[arena(soa, row_derive(Debug, PartialEq))]` derives traits for the
 /// four views (the shared views are always `Clone` and `Copy`); `#[arena(brand = 'id)]` names the struct's lifetime parameter that is
 /// the pool's own brand, so fields can hold `ParticleKey<'id>`s of the same pool (linked
-/// structures); `#[arena(capacity = N)]` fixes a plain pool's capacity (`N` a literal,
+/// structures); `#[arena(capacity = N)]` fixes a pool's capacity (`N` a literal,
 /// a constant or a const parameter of the struct; `{ expr }` for anything else), for
 /// code without a heap; `#[arena(pool = Name)]` renames the pool; `#[arena(crate = path)]` for
 /// crates that re-export arena-kit. Enums, unions, unknown or repeated keys and values
@@ -324,34 +329,9 @@ macro_rules! __with_alloc {
     ($($tokens:tt)*) => {};
 }
 
-/// Nothing with `alloc`; without it, the error saying that the derive's `$what` needs it.
-/// Not public API.
-#[cfg(feature = "alloc")]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __needs_alloc {
-    ($what:literal) => {};
-}
-
-/// Nothing with `alloc`; without it, the error saying that the derive's `$what` needs it.
-/// Not public API.
-#[cfg(not(feature = "alloc"))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __needs_alloc {
-    ($what:literal) => {
-        ::core::compile_error!(::core::concat!(
-            $what,
-            " needs arena-kit's `alloc` feature (without it, a plain pool over `PoolStorage`)"
-        ));
-    };
-}
-
 /// What `#[derive(ArenaAlloc)]` expansions name; not public API.
 #[doc(hidden)]
 pub mod __private {
-    #[cfg(feature = "alloc")]
-    pub use alloc::collections::TryReserveError;
     #[cfg(feature = "alloc")]
     pub use alloc::vec::Vec;
     #[cfg(feature = "alloc")]

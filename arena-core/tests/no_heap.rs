@@ -837,4 +837,51 @@ mod derived {
             assert_eq!(table.capacity(), SessionStorage::CAPACITY);
         });
     }
+
+    /// A struct-of-arrays pool with a capacity chosen on the struct: its storage type and
+    /// a pool on the stack, one column per field, no heap.
+    #[derive(arena_kit::ArenaAlloc, Debug)]
+    #[arena(soa, capacity = 4)]
+    struct Particle {
+        mass: f32,
+        tag: super::Noisy,
+    }
+
+    #[test]
+    fn a_struct_of_arrays_pool_runs_over_storage_without_a_heap() {
+        let before = super::drops();
+        let mass = no_heap(|| {
+            ParticlePool::with_fixed(|mut pool| {
+                let keys = [1.0, 2.0, 3.0]
+                    .map(|mass| pool.insert_keyed(Particle { mass, tag: super::Noisy(0) }));
+                let owned = pool.insert(Particle { mass: 4.0, tag: super::Noisy(4) });
+                let full = pool.try_insert_keyed(Particle { mass: 5.0, tag: super::Noisy(5) });
+                let back = full.unwrap_err();
+                assert!(matches!(back.error(), AllocError::CapacityExceeded { max: 4 }));
+                drop(back.into_value()); // the value comes back whole, and drops once
+                let removed = pool.remove_key(keys[0]).map(|p| p.mass);
+                assert_eq!(removed, Some(1.0), "gathered back from the columns");
+                *pool.mass_mut(&owned) *= 10.0;
+                pool.retain(|_, p| *p.mass > 2.5); // drops the keyed row of mass 2
+                assert!(pool.get_key(keys[1]).is_none() && pool.get_key(keys[2]).is_some());
+                assert_eq!(pool.tag(&owned).0, 4);
+                pool.mass_column().iter().sum::<f32>()
+            })
+        });
+        assert!((mass - 43.0).abs() < f32::EPSILON, "rows 3 and 40 are left: {mass}");
+        assert_eq!(super::drops(), before + 5, "every value dropped once, at the end too");
+
+        let mut storage = ParticleStorage::new();
+        for round in 0..2 {
+            no_heap(|| {
+                ParticlePool::with_storage(&mut storage, |mut pool| {
+                    assert!(pool.is_empty(), "round {round}: the storage comes back empty");
+                    for i in 0..4 {
+                        pool.insert_keyed(Particle { mass: 1.0, tag: super::Noisy(i) });
+                    }
+                    assert_eq!(pool.stats().capacity, ParticleStorage::CAPACITY);
+                });
+            });
+        }
+    }
 }

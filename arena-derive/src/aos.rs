@@ -7,7 +7,8 @@
 use quote::quote;
 
 use crate::common::{
-    Parts, PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns,
+    Parts, PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, storage_docs,
+    with_fns,
 };
 use crate::names;
 use crate::valid::Plan;
@@ -99,23 +100,13 @@ fn with_storage_fn(
     let outer_ty = generics.pool_ty(plan, &anon);
     let inner_ty = generics.pool_ty(plan, &brand);
     let (impl_generics, _, where_clause) = generics.outer.split_for_impl();
-    let doc = format!(
-        "Runs `f` with a new, empty [`{pool}`] over the caller's `storage` (room for `N` \
-         values), of a brand of its own, as `arena_kit::Pool::with_storage`: the pool \
-         never grows and never calls an allocator."
-    );
+    let (doc, fixed_doc) = storage_docs(plan, "Pool", "slot");
     let out = names::type_param("__ArenaOut", &plan.input.names);
     let n = names::type_param("__ARENA_N", &plan.input.names);
     let [f, storage, inner] = ["f", "storage", "inner"].map(|n| names::local(n, &plan.input.names));
-    let with_fixed = plan.fixed.as_ref().map(|fixed| {
+    let with_fixed = plan.fixed.as_ref().zip(fixed_doc).map(|(fixed, doc)| {
         let alias = &fixed.storage;
         let (_, struct_args, _) = plan.input.generics.split_for_impl();
-        let doc = format!(
-            "Runs `f` with a new, empty [`{pool}`] over a [`{alias}`] made in this call's \
-             stack frame (the capacity of `#[arena(capacity = ..)]`), of a brand of its own: \
-             no heap at all. The frame holds every slot, so keep large pools in a storage \
-             of your own (`with_storage`)."
-        );
         quote! {
             #[doc = #doc]
             #vis fn with_fixed<#out>(

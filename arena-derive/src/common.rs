@@ -70,6 +70,23 @@ impl PoolGenerics {
         PoolGenerics { decl, outer, rest_args }
     }
 
+    /// The same pool with one more parameter, last: `param` in the declarations (with
+    /// its default, if any, in `decl`), `arg` at the end of the pool type's arguments.
+    pub(crate) fn with_last(&self, param: &GenericParam, arg: TokenStream) -> Self {
+        let mut more = self.with_last_arg(arg);
+        more.decl.params.push(param.clone());
+        more.outer.params.push(param.clone());
+        more
+    }
+
+    /// The same pool with `arg` at the end of its type's arguments and no new parameter:
+    /// one instance of a parameter added by [`with_last`](Self::with_last).
+    pub(crate) fn with_last_arg(&self, arg: TokenStream) -> Self {
+        let mut rest_args = self.rest_args.clone();
+        rest_args.push(arg);
+        PoolGenerics { decl: self.decl.clone(), outer: self.outer.clone(), rest_args }
+    }
+
     /// `Pool<'lt, rest..>`: the pool type with brand `lt`.
     pub(crate) fn pool_ty(&self, plan: &Plan<'_>, lt: &TokenStream) -> TokenStream {
         let pool = &plan.pool;
@@ -123,6 +140,28 @@ pub(crate) fn with_fns(plan: &Plan<'_>, generics: &PoolGenerics) -> TokenStream 
             }
         }
     }
+}
+
+/// The docs of `with_storage` (over a storage of the core pool `core`) and, with
+/// `#[arena(capacity = ..)]`, `with_fixed`, whose frame holds every `unit`: the same for
+/// both layouts but those words.
+pub(crate) fn storage_docs(plan: &Plan<'_>, core: &str, unit: &str) -> (String, Option<String>) {
+    let pool = &plan.pool;
+    let with_storage = format!(
+        "Runs `f` with a new, empty [`{pool}`] over the caller's `storage` (room for `N` \
+         values), of a brand of its own, as `arena_kit::{core}::with_storage`: the pool \
+         never grows and never calls an allocator."
+    );
+    let with_fixed = plan.fixed.as_ref().map(|fixed| {
+        let alias = &fixed.storage;
+        format!(
+            "Runs `f` with a new, empty [`{pool}`] over a [`{alias}`] made in this call's \
+             stack frame (the capacity of `#[arena(capacity = ..)]`), of a brand of its own: \
+             no heap at all. The frame holds every {unit}, so keep large pools in a storage \
+             of your own (`with_storage`)."
+        )
+    });
+    (with_storage, with_fixed)
 }
 
 /// The doc of `new_in`, the same for both layouts.

@@ -25,13 +25,14 @@
 //! at compile time by `must_not_impl_drop`).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Lifetime, LifetimeParam};
 
 use crate::common::{
-    Parts, PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, with_fns,
+    Parts, PoolGenerics, arena_new_impl, lifetimes, new_in_doc, newtype_impls, storage_docs,
+    with_fns,
 };
 use crate::names;
 use crate::valid::{Column, Plan};
@@ -43,10 +44,18 @@ struct Views {
     columns: syn::Ident,
     columns_mut: syn::Ident,
     storage: syn::Ident,
+    /// `{Name}SoaArrays`: the columns' room in a caller's memory.
+    arrays: syn::Ident,
+    /// The memory parameter of the storage and the pool (`Heap` or `Fixed<'s>`), and
+    /// the arrays' length parameter, clear of the struct's names.
+    memory: syn::Ident,
+    len: syn::Ident,
     /// The views' lifetime parameter, clear of the struct's names.
     lt: Lifetime,
     /// The struct's generics with `lt` first: the views' declaration.
     generics: Generics,
+    /// The struct's own generics.
+    user_generics: Generics,
 }
 
 impl Views {
@@ -65,42 +74,91 @@ impl Views {
             columns: format_ident!("{}Columns", bare),
             columns_mut: format_ident!("{}ColumnsMut", bare),
             storage: format_ident!("{}SoaStorage", bare),
+            arrays: format_ident!("{}SoaArrays", bare),
+            memory: names::type_param("__ArenaMemory", &input.names),
+            len: names::type_param("__ARENA_N", &input.names),
             lt,
             generics,
+            user_generics: input.generics.clone(),
         }
     }
 }
 
+impl Views {
+    /// The struct's generics and the memory parameter, last: the storage struct's.
+    fn storage_generics(&self, plan: &Plan<'_>) -> Generics {
+        let (krate, memory) = (&plan.krate, &self.memory);
+        let mut generics = self.user_generics.clone();
+        generics.params.push(syn::parse_quote!(#memory: #krate::pool::Memory = #krate::pool::Heap));
+        generics
+    }
+
+    /// The struct's generics and the length parameter, last: the arrays struct's (with
+    /// a default, as a struct parameter with a default of its own may come before).
+    fn arrays_generics(&self) -> Generics {
+        let len = &self.len;
+        let mut generics = self.user_generics.clone();
+        generics.params.push(syn::parse_quote!(const #len: ::core::primitive::usize = 0));
+        generics
+    }
+
+    /// The struct's parameters as arguments (`'a, T, N`), then `last`.
+    fn args_then(&self, last: &TokenStream) -> TokenStream {
+        let args = self.user_generics.params.iter().map(|p| match p {
+            GenericParam::Lifetime(lt) => lt.lifetime.to_token_stream(),
+            GenericParam::Type(t) => t.ident.to_token_stream(),
+            GenericParam::Const(c) => c.ident.to_token_stream(),
+        });
+        quote!(<#( #args, )* #last>)
+    }
+}
+
 /// The SoA pool, its `SoaRow` impl and views, `Debug` and `ArenaNew`.
+///
+/// The pool is generic over where its columns are, as `arena_kit::SoaPool` is:
+/// `{Name}Pool<'id, M = Heap>`, with `M` = `Fixed<'s>` over a caller's `SoaStorage`.
+/// Everything but the constructors (and `into_inner`'s type) is the same for both.
 pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics, columns: &[Column<'_>]) -> Parts {
     let Plan { krate, pool, .. } = plan;
     let input = plan.input;
     let name = input.ident;
     let vis = input.vis;
     let views = Views::new(plan);
+    let memory = &views.memory;
     let (brand, _) = lifetimes(plan);
-    let self_ty = generics.pool_ty(plan, &brand);
+    // The pool over either memory, and over the heap.
+    let memory_param: GenericParam = syn::parse_quote!(
+        #memory: #krate::pool::Memory = #krate::pool::Heap
+    );
+    let any = generics.with_last(&memory_param, quote!(#memory));
+    let heap = generics.with_last_arg(quote!(#krate::pool::Heap));
+    let self_ty = any.pool_ty(plan, &brand);
+    let heap_ty = heap.pool_ty(plan, &brand);
     let (_, value_args, _) = input.generics.split_for_impl();
     let value_ty = quote!(#name #value_args);
-    let inner_ty = quote!(#krate::SoaPool<#brand, #value_ty>);
-    let decl = &generics.decl;
-    let (impl_generics, _, where_clause) = generics.decl.split_for_impl();
-    let with = with_fns(plan, generics);
+    let inner_ty = quote!(#krate::SoaPool<#brand, #value_ty, #memory>);
+    let heap_inner_ty = quote!(#krate::SoaPool<#brand, #value_ty>);
+    let decl = &any.decl;
+    let (impl_generics, _, where_clause) = any.decl.split_for_impl();
+    let (heap_impl_generics, _, _) = heap.decl.split_for_impl();
+    let with = with_fns(plan, &heap);
+    let with_storage = with_storage_fns(plan, generics, &views, &value_ty);
     let doc = format!(
         "Struct-of-arrays storage for `{name}` values, generated by `#[derive(ArenaAlloc)]` \
          with `#[arena(soa)]`: it derefs to `arena_kit::SoaPool<'_, {name}>` (insert, \
          remove, `get` and `get_mut` as row views, `columns()` and `columns_mut()` as \
          slices, keys, `iter`, `retain`) and adds per-field accessors. Made by \
-         [`{pool}::with`]. Rows move when a value is removed (the last row takes its \
-         place); handles and keys do not."
+         [`{pool}::with`] on the heap, or `{pool}::with_storage` over a caller's \
+         `SoaStorage` (the second parameter is then `Fixed<'_>`). Rows move when a value \
+         is removed (the last row takes its place); handles and keys do not."
     );
     let new_in_doc = new_in_doc(plan);
     let [capacity, brand_local] = ["capacity", "brand"].map(|n| names::local(n, &input.names));
     let accessors = columns.iter().map(|c| accessors(plan, &views, c));
     let soa_row = soa_row(plan, &views, columns);
     let view_types = view_types(plan, &views, columns);
-    let arena_new = arena_new_impl(plan, generics);
-    let newtype = newtype_impls(plan, generics, &inner_ty);
+    let arena_new = arena_new_impl(plan, &any);
+    let newtype = newtype_impls(plan, &any, &inner_ty);
     let no_drop = must_not_impl_drop(plan);
 
     // The `Drop` check is a block of its own, beside the views (no locals to shield): its
@@ -115,36 +173,43 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics, columns: &[Column
             inner: #inner_ty,
         }
     };
+    // The heap constructors exist where arena-kit has `alloc` (`__with_alloc!` decides,
+    // in arena-kit); `with_storage` everywhere.
     let impls = quote! {
-        #krate::__needs_alloc!("`#[arena(soa)]`");
-
         #soa_row
 
-        #with
+        #krate::__with_alloc! {
+            #with
+
+            #[automatically_derived]
+            impl #heap_impl_generics #heap_ty #where_clause {
+                #[doc = #new_in_doc]
+                #[must_use]
+                #vis fn new_in(#brand_local: #krate::Brand<#brand>) -> Self {
+                    #pool { inner: #krate::SoaPool::new_in(#brand_local) }
+                }
+
+                /// [`new_in`](Self::new_in), with room for `capacity` values in every column.
+                #[must_use]
+                #vis fn with_capacity_in(
+                    #capacity: ::core::primitive::usize,
+                    #brand_local: #krate::Brand<#brand>,
+                ) -> Self {
+                    #pool { inner: #krate::SoaPool::with_capacity_in(#capacity, #brand_local) }
+                }
+
+                /// The `arena_kit::SoaPool` inside (for `drain`, which consumes the pool).
+                #[must_use]
+                #vis fn into_inner(self) -> #heap_inner_ty {
+                    self.inner
+                }
+            }
+        }
+
+        #with_storage
 
         #[automatically_derived]
         impl #impl_generics #self_ty #where_clause {
-            #[doc = #new_in_doc]
-            #[must_use]
-            #vis fn new_in(#brand_local: #krate::Brand<#brand>) -> Self {
-                #pool { inner: #krate::SoaPool::new_in(#brand_local) }
-            }
-
-            /// [`new_in`](Self::new_in), with room for `capacity` values in every column.
-            #[must_use]
-            #vis fn with_capacity_in(
-                #capacity: ::core::primitive::usize,
-                #brand_local: #krate::Brand<#brand>,
-            ) -> Self {
-                #pool { inner: #krate::SoaPool::with_capacity_in(#capacity, #brand_local) }
-            }
-
-            /// The `arena_kit::SoaPool` inside (for `drain`, which consumes the pool).
-            #[must_use]
-            #vis fn into_inner(self) -> #inner_ty {
-                self.inner
-            }
-
             #( #accessors )*
         }
 
@@ -155,19 +220,83 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics, columns: &[Column
     Parts { decls, impls }
 }
 
+/// `with_storage` (the pool over a caller's `SoaStorage`, as `SoaPool::with_storage`)
+/// and, with `#[arena(capacity = N)]`, `with_fixed` (over one in the call's frame). Not
+/// for a struct that names its own pool's brand: its value type mentions the brand,
+/// which a storage made outside the closure cannot.
+fn with_storage_fns(
+    plan: &Plan<'_>,
+    generics: &PoolGenerics,
+    views: &Views,
+    value_ty: &TokenStream,
+) -> TokenStream {
+    if plan.brand_is_param {
+        return quote!();
+    }
+    let Plan { krate, pool, .. } = plan;
+    let vis = plan.input.vis;
+    let (brand, anon) = lifetimes(plan);
+    let borrow = Lifetime::new(
+        &format!("'{}", names::fresh("s", "__arena_s", &plan.input.names)),
+        proc_macro2::Span::call_site(),
+    );
+    let fixed = generics.with_last_arg(quote!(#krate::pool::Fixed<#borrow>));
+    let outer_ty = fixed.pool_ty(plan, &anon);
+    let inner_ty = fixed.pool_ty(plan, &brand);
+    let mut outer = generics.outer.clone();
+    outer.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(borrow.clone())));
+    let (impl_generics, _, where_clause) = outer.split_for_impl();
+    let (doc, fixed_doc) = storage_docs(plan, "SoaPool", "row");
+    let out = names::type_param("__ArenaOut", &plan.input.names);
+    let n = &views.len;
+    let [f, storage, inner] = ["f", "storage", "inner"].map(|x| names::local(x, &plan.input.names));
+    let with_fixed = plan.fixed.as_ref().zip(fixed_doc).map(|(fixed_capacity, doc)| {
+        let alias = &fixed_capacity.storage;
+        let (_, struct_args, _) = plan.input.generics.split_for_impl();
+        let any_fixed = generics.with_last_arg(quote!(#krate::pool::Fixed<#anon>));
+        let any_fixed_ty = any_fixed.pool_ty(plan, &anon);
+        let bound_ty =
+            generics.with_last_arg(quote!(#krate::pool::Fixed<#borrow>)).pool_ty(plan, &brand);
+        let heap_ty = generics.with_last_arg(quote!(#krate::pool::Heap)).pool_ty(plan, &anon);
+        let (outer_impl, _, outer_where) = generics.outer.split_for_impl();
+        quote! {
+            #[automatically_derived]
+            impl #outer_impl #heap_ty #outer_where {
+                #[doc = #doc]
+                #vis fn with_fixed<#out>(
+                    #f: impl for<#brand, #borrow> ::core::ops::FnOnce(#bound_ty) -> #out,
+                ) -> #out {
+                    <#any_fixed_ty>::with_storage(&mut <#alias #struct_args>::new(), #f)
+                }
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #outer_ty #where_clause {
+            #[doc = #doc]
+            #vis fn with_storage<const #n: ::core::primitive::usize, #out>(
+                #storage: &#borrow mut #krate::pool::soa::SoaStorage<#value_ty, #n>,
+                #f: impl for<#brand> ::core::ops::FnOnce(#inner_ty) -> #out,
+            ) -> #out {
+                #krate::SoaPool::with_storage(#storage, |#inner| #f(#pool { inner: #inner }))
+            }
+        }
+
+        #with_fixed
+    }
+}
+
 /// The four views and the hidden storage struct.
 fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStream {
     let input = plan.input;
     let (name, vis) = (input.ident, input.vis);
-    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, lt, .. } = views;
+    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, lt, .. } = views;
     let (view_impl, view_args, view_where) = views.generics.split_for_impl();
     let decl = &views.generics;
-    let user_decl = input.generics;
-    let user_where = &input.generics.where_clause;
     let fields: Vec<_> = columns.iter().map(|c| c.field).collect();
     let tys: Vec<_> = columns.iter().map(|c| c.ty).collect();
     let field_vis: Vec<_> = columns.iter().map(|c| c.vis).collect();
-    let krate = &plan.krate;
     let field_docs: Vec<_> =
         columns.iter().map(|c| format!("The value's `{}`.", c.field.unraw())).collect();
     // Each column's type spanned at its field's, so an error about it points there.
@@ -191,11 +320,7 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
         ),
     ];
     let [row_doc, row_mut_doc, cols_doc, cols_mut_doc] = &docs;
-    let storage_doc = format!(
-        "The columns of `{name}` values (the slot column and one per field, in a \
-         `ColumnVec`), kept by a `{}`; not for direct use.",
-        plan.pool
-    );
+    let storage_types = storage_types(plan, views, &list);
     // The views' fields carry the struct's field names (and spans); a view whose fields
     // the user never reads is no dead code of theirs, hence `allow(dead_code)`.
     quote! {
@@ -249,11 +374,41 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
             #( #[doc = #field_docs] #field_vis #fields: &#lt mut [#tys], )*
         }
 
+        #storage_types
+    }
+}
+
+/// The hidden structs of the columns: the storage (a `ColumnVec` of the slot column and
+/// the fields, on either memory) and the arrays a `SoaStorage` holds for it.
+fn storage_types(plan: &Plan<'_>, views: &Views, list: &TokenStream) -> TokenStream {
+    let (krate, input) = (&plan.krate, plan.input);
+    let (name, vis) = (input.ident, input.vis);
+    let Views { storage, arrays, memory, len, .. } = views;
+    let storage_decl = views.storage_generics(plan);
+    let arrays_decl = views.arrays_generics();
+    let user_where = &input.generics.where_clause;
+    let storage_doc = format!(
+        "The columns of `{name}` values (the slot column and one per field, in a \
+         `ColumnVec` on the heap or over a `{arrays}`), kept by a `{}`; not for direct use.",
+        plan.pool
+    );
+    let arrays_doc = format!(
+        "Room for the columns of `N` `{name}` values in a caller's memory (a \
+         `ColumnStorage`), inside a `SoaStorage`; not for direct use."
+    );
+    quote! {
         #[doc = #storage_doc]
         #[doc(hidden)]
         #[allow(missing_debug_implementations)]
-        #vis struct #storage #user_decl #user_where {
-            columns: #krate::pool::soa::ColumnVec<(::core::primitive::u32, #list)>,
+        #vis struct #storage #storage_decl #user_where {
+            columns: #krate::pool::soa::ColumnVec<(::core::primitive::u32, #list), #memory>,
+        }
+
+        #[doc = #arrays_doc]
+        #[doc(hidden)]
+        #[allow(missing_debug_implementations)]
+        #vis struct #arrays #arrays_decl #user_where {
+            columns: #krate::pool::soa::ColumnStorage<(::core::primitive::u32, #list), #len>,
         }
     }
 }
@@ -264,9 +419,23 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let krate = &plan.krate;
     let input = plan.input;
     let name = input.ident;
-    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, lt, .. } = views;
+    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, arrays, lt, .. } =
+        views;
     let (view_impl, view_args, view_where) = views.generics.split_for_impl();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let storage_generics = views.storage_generics(plan);
+    let (storage_impl, storage_ty, _) = storage_generics.split_for_impl();
+    let (m, n) = (&views.memory, &views.len);
+    let memory = quote!(#krate::pool::Memory);
+    let storage_of = |arg: TokenStream| {
+        let args = views.args_then(&arg);
+        quote!(#storage #args)
+    };
+    let storage_m = storage_of(quote!(#m));
+    let arrays_n = {
+        let args = views.args_then(&quote!(#n));
+        quote!(#arrays #args)
+    };
     let column_vec = quote!(#krate::pool::soa::ColumnVec);
     let usize = quote!(::core::primitive::usize);
     let option = quote!(::core::option::Option);
@@ -277,21 +446,34 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let local = |name: &str| names::local(name, &input.names);
     let locals: Vec<_> = (0..fields.len()).map(|i| local(&format!("field_{i}"))).collect();
     let heads: Vec<_> = (0..fields.len()).map(|i| local(&format!("head_{i}"))).collect();
-    let [storage_l, columns_l, capacity, additional, value, index, keep, end, slot, slots, moved] =
-        [
-            "storage",
-            "columns",
-            "capacity",
-            "additional",
-            "value",
-            "row",
-            "keep",
-            "end",
-            "slot",
-            "slots",
-            "moved",
-        ]
-        .map(local);
+    let [
+        storage_l,
+        columns_l,
+        capacity,
+        additional,
+        value,
+        index,
+        keep,
+        end,
+        slot,
+        slots,
+        moved,
+        arrays_l,
+    ] = [
+        "storage",
+        "columns",
+        "capacity",
+        "additional",
+        "value",
+        "row",
+        "keep",
+        "end",
+        "slot",
+        "slots",
+        "moved",
+        "arrays",
+    ]
+    .map(local);
     let u32 = quote!(::core::primitive::u32);
     // A row of the `ColumnVec`, its fields bound to `locals`: `(field_0, (field_1, ()))`.
     let row_list = nest(locals.iter().map(|l| (proc_macro2::Span::call_site(), quote!(#l))));
@@ -312,7 +494,7 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
         // The moves in and out of the columns, in an inherent impl: dead-code analysis
         // ignores what derived trait impls read, and these do read the struct's fields.
         #[automatically_derived]
-        impl #impl_generics #storage #ty_generics #where_clause {
+        impl #storage_impl #storage #storage_ty #where_clause {
             // The struct has no `Drop` (checked by `must_not_impl_drop`), so taking it
             // apart runs no destructor.
             #[inline]
@@ -361,51 +543,66 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
 
         #[automatically_derived]
         impl #impl_generics #krate::SoaRow for #name #ty_generics #where_clause {
-            type Storage = #storage #ty_generics;
+            type Storage<#m: #memory> = #storage_m;
+            type Arrays<const #n: #usize> = #arrays_n;
 
-            #[inline]
-            fn new_storage(#capacity: #usize) -> Self::Storage {
-                #storage { columns: #column_vec::with_capacity(#capacity) }
+            #krate::__with_alloc! {
+                #[inline]
+                fn new_storage(#capacity: #usize) -> Self::Storage<#krate::pool::Heap> {
+                    #storage { columns: #column_vec::with_capacity(#capacity) }
+                }
             }
 
             #[inline]
-            fn column_len(#storage_l: &Self::Storage) -> #usize {
+            fn new_arrays<const #n: #usize>() -> Self::Arrays<#n> {
+                #arrays { columns: #krate::pool::soa::ColumnStorage::new() }
+            }
+
+            #[inline]
+            fn storage_in<const #n: #usize>(
+                #arrays_l: &mut Self::Arrays<#n>,
+            ) -> Self::Storage<#krate::pool::Fixed<'_>> {
+                #storage { columns: #column_vec::in_storage(&mut #arrays_l.columns) }
+            }
+
+            #[inline]
+            fn column_len<#m: #memory>(#storage_l: &Self::Storage<#m>) -> #usize {
                 #storage_l.columns.len()
             }
 
             #[inline]
-            fn reserve(#storage_l: &mut Self::Storage, #additional: #usize) {
+            fn reserve<#m: #memory>(#storage_l: &mut Self::Storage<#m>, #additional: #usize) {
                 #storage_l.columns.reserve(#additional);
             }
 
             #[inline]
-            fn try_reserve(
-                #storage_l: &mut Self::Storage,
+            fn try_reserve<#m: #memory>(
+                #storage_l: &mut Self::Storage<#m>,
                 #additional: #usize,
-            ) -> #result<(), #krate::__private::TryReserveError> {
+            ) -> #result<(), #krate::AllocError> {
                 #storage_l.columns.try_reserve(#additional)
             }
 
-            fn shrink_to_fit(#storage_l: &mut Self::Storage) {
+            fn shrink_to_fit<#m: #memory>(#storage_l: &mut Self::Storage<#m>) {
                 #storage_l.columns.shrink_to_fit();
             }
 
             #[inline]
-            fn push(#storage_l: &mut Self::Storage, #slot: #u32, #value: Self) {
+            fn push<#m: #memory>(#storage_l: &mut Self::Storage<#m>, #slot: #u32, #value: Self) {
                 #storage_l.__arena_push(#slot, #value);
             }
 
             #[inline]
-            fn swap_remove(
-                #storage_l: &mut Self::Storage,
+            fn swap_remove<#m: #memory>(
+                #storage_l: &mut Self::Storage<#m>,
                 #index: #usize,
             ) -> (Self, #option<#u32>) {
                 #storage_l.__arena_swap_remove(#index)
             }
 
             #[inline]
-            fn compact(
-                #storage_l: &mut Self::Storage,
+            fn compact<#m: #memory>(
+                #storage_l: &mut Self::Storage<#m>,
                 mut #keep: impl ::core::ops::FnMut(#u32, #row_mut_of) -> ::core::primitive::bool,
             ) {
                 let mut #end = #storage_l.columns.len();
@@ -427,43 +624,51 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
             }
 
             #[inline]
-            fn pop(#storage_l: &mut Self::Storage) -> #option<(#u32, Self)> {
+            fn pop<#m: #memory>(#storage_l: &mut Self::Storage<#m>) -> #option<(#u32, Self)> {
                 #storage_l.__arena_pop()
             }
 
             #[inline]
-            fn slots(#storage_l: &Self::Storage) -> &[#u32] {
+            fn slots<#m: #memory>(#storage_l: &Self::Storage<#m>) -> &[#u32] {
                 #storage_l.columns.slices().0
             }
 
             #[inline]
-            fn slots_and_columns_mut<#lt>(
-                #storage_l: &#lt mut Self::Storage,
+            fn slots_and_columns_mut<#lt, #m: #memory>(
+                #storage_l: &#lt mut Self::Storage<#m>,
             ) -> (&#lt [#u32], #cols_mut #view_args) {
                 let (#slots, #row_list) = #storage_l.columns.slices_mut();
                 (#slots, #cols_mut { #( #fields: #locals, )* })
             }
 
             #[inline]
-            fn columns<#lt>(#storage_l: &#lt Self::Storage) -> #cols #view_args {
+            fn columns<#lt, #m: #memory>(#storage_l: &#lt Self::Storage<#m>) -> #cols #view_args {
                 let (_, #row_list) = #storage_l.columns.slices();
                 #cols { #( #fields: #locals, )* }
             }
 
             #[inline]
-            fn columns_mut<#lt>(#storage_l: &#lt mut Self::Storage) -> #cols_mut #view_args {
+            fn columns_mut<#lt, #m: #memory>(
+                #storage_l: &#lt mut Self::Storage<#m>,
+            ) -> #cols_mut #view_args {
                 let (_, #row_list) = #storage_l.columns.slices_mut();
                 #cols_mut { #( #fields: #locals, )* }
             }
 
             #[inline]
-            fn row<#lt>(#storage_l: &#lt Self::Storage, #index: #usize) -> #row #view_args {
+            fn row<#lt, #m: #memory>(
+                #storage_l: &#lt Self::Storage<#m>,
+                #index: #usize,
+            ) -> #row #view_args {
                 let (_, #row_list) = #storage_l.columns.row(#index);
                 #row { #( #fields: #locals, )* }
             }
 
             #[inline]
-            fn row_mut<#lt>(#storage_l: &#lt mut Self::Storage, #index: #usize) -> #row_mut #view_args {
+            fn row_mut<#lt, #m: #memory>(
+                #storage_l: &#lt mut Self::Storage<#m>,
+                #index: #usize,
+            ) -> #row_mut #view_args {
                 let (_, #row_list) = #storage_l.columns.row_mut(#index);
                 #row_mut { #( #fields: #locals, )* }
             }

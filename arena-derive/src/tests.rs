@@ -124,14 +124,26 @@ fn fixed_capacity_keeps_the_structs_parameters_and_braces_expressions() {
 }
 
 #[test]
-fn fixed_capacity_is_refused_with_soa_and_with_a_brand() {
-    for source in [
-        "#[arena(soa, capacity = 4)] struct S { a: u8 }",
-        "#[arena(brand = 'id, capacity = 4)] struct S<'id> { a: Option<SKey<'id>> }",
-    ] {
-        let out = expand(source);
-        assert_eq!(out.matches("compile_error!").count(), 1, "{out}");
-        assert!(out.contains("`capacity`"), "{out}");
-        assert!(!out.contains("SStorage"), "no alias after the error:\n{out}");
-    }
+fn fixed_capacity_is_refused_with_a_brand() {
+    let out = expand("#[arena(brand = 'id, capacity = 4)] struct S<'id> { a: Option<SKey<'id>> }");
+    assert_eq!(out.matches("compile_error!").count(), 1, "{out}");
+    assert!(out.contains("`capacity`"), "{out}");
+    assert!(!out.contains("SStorage"), "no alias after the error:\n{out}");
+}
+
+#[test]
+fn fixed_capacity_with_soa_names_a_soa_storage() {
+    let out = expand(
+        "#[arena(soa, capacity = M)] struct S<'a, T: Copy = u8, const M: usize = 4> { a: &'a [T; M] }",
+    );
+    let tight: String = out.split_whitespace().collect();
+    assert!(!out.contains("compile_error!"), "{out}");
+    assert!(
+        tight.contains(
+            "typeSStorage<'a,T,constM:usize>=::arena_kit::pool::soa::SoaStorage<S<'a,T,M>,M,>;"
+        ),
+        "{out}"
+    );
+    assert!(tight.contains("with_storage(&mut<SStorage<'a,T,M>>::new(),"), "{out}");
+    assert!(tight.contains("fnwith_fixed<__ArenaOut>("), "{out}");
 }

@@ -34,17 +34,20 @@ pub(crate) struct Plan<'a> {
     /// Derives for the SoA views (`row_derive`), less `Clone` and `Copy`, which the
     /// shared views always implement and the mutable ones cannot.
     pub row_derive: Vec<Path>,
-    /// `#[arena(capacity = N)]` on a plain pool without its own brand: the alias
-    /// `{Name}Storage` for a `PoolStorage` of `N` slots, and `with_fixed`.
+    /// `#[arena(capacity = N)]` on a pool without its own brand: the alias
+    /// `{Name}Storage` for a `PoolStorage` (plain) or a `SoaStorage` (`soa`) of `N`
+    /// values, and `with_fixed`.
     pub fixed: Option<Fixed<'a>>,
 }
 
 /// What `#[arena(capacity = N)]` adds.
 pub(crate) struct Fixed<'a> {
-    /// The alias of `PoolStorage<Name, { N }>`.
+    /// The alias of `PoolStorage<Name, { N }>` (or `SoaStorage`).
     pub storage: Ident,
     /// `N`, as written (the expansion puts it in braces, at the item's place).
     pub capacity: &'a Expr,
+    /// Whether the pool is struct-of-arrays: the alias names a `SoaStorage`.
+    pub soa: bool,
 }
 
 /// The storage layout.
@@ -75,6 +78,8 @@ pub(crate) struct Column<'a> {
 const SOA_METHODS: &[&str] = &[
     "with",
     "with_capacity",
+    "with_storage",
+    "with_fixed",
     "new_in",
     "with_capacity_in",
     "insert",
@@ -175,10 +180,9 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
     }
 }
 
-/// `#[arena(capacity = N)]`, where it can be honoured: a plain pool whose value type does
-/// not name the pool's brand (a storage made outside `with_storage`'s closure cannot
-/// name the brand made inside it). Elsewhere it is an error, and the plan goes on
-/// without it.
+/// `#[arena(capacity = N)]`, where it can be honoured: a pool whose value type does not
+/// name the pool's brand (a storage made outside `with_storage`'s closure cannot name
+/// the brand made inside it). Elsewhere it is an error, and the plan goes on without it.
 fn fixed<'a>(
     input: &'a Input<'a>,
     brand_is_param: bool,
@@ -186,29 +190,18 @@ fn fixed<'a>(
     errors: &mut Errors,
 ) -> Option<Fixed<'a>> {
     let (span, capacity) = input.attrs.capacity.as_ref()?;
-    let refusal = if input.attrs.soa.is_some() {
-        // Reported only when `soa` stood (an error of its own otherwise).
-        matches!(layout, Layout::Soa(_)).then_some(
-            "`capacity` is for the plain layout: a struct-of-arrays pool keeps its columns \
-             on the heap and grows; remove `soa`, or `capacity`",
-        )
-    } else if brand_is_param {
-        Some(
+    if brand_is_param {
+        errors.push(syn::Error::new(
+            *span,
             "`capacity` cannot be combined with `brand`: a pool over fixed storage gets a \
              brand of its own inside `with_storage`, which a value type made outside it \
              cannot name; remove `brand`, or `capacity`",
-        )
-    } else {
-        None
-    };
-    if let Some(message) = refusal {
-        errors.push(syn::Error::new(*span, message));
+        ));
         return None;
     }
-    if input.attrs.soa.is_some() {
-        return None;
-    }
-    Some(Fixed { storage: format_ident!("{}Storage", input.ident.unraw()), capacity })
+    // A `soa` that did not stand leaves the plain layout, whose storage the alias names.
+    let soa = matches!(layout, Layout::Soa(_));
+    Some(Fixed { storage: format_ident!("{}Storage", input.ident.unraw()), capacity, soa })
 }
 
 /// The brand lifetime: the struct's own if `#[arena(brand = 'x)]` names one of its lifetime

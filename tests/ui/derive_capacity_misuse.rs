@@ -1,7 +1,7 @@
-// `capacity` where a fixed pool cannot be made: on a struct-of-arrays pool (its columns
-// grow on the heap), beside `brand` (a storage made outside the pool's closure cannot
-// name the brand made inside it), and without a value. Each is an error at the key; the
-// pools still exist (the fallback), so the uses below add no error of their own.
+// `capacity` where a fixed pool cannot be made: beside `brand` (a storage made outside
+// the pool's closure cannot name the brand made inside it), and without a value. Each is
+// an error at the key; the pools still exist (the fallback), so the uses below add no
+// error of their own. (With `soa` it is a fixed struct-of-arrays pool: no error.)
 use arena_kit::ArenaAlloc;
 
 #[derive(ArenaAlloc)]
@@ -24,6 +24,7 @@ struct Session {
 
 fn main() {
     ParticlePool::with(|mut pool| drop(pool.insert(Particle { mass: 1.0 })));
+    ParticlePool::with_fixed(|mut pool| drop(pool.insert(Particle { mass: 1.0 })));
     NodePool::with(|mut pool| drop(pool.insert(Node { next: None })));
     SessionPool::with(|mut pool| drop(pool.insert(Session { peer: 1 })));
 }

@@ -176,9 +176,25 @@ impl<T> Pool<'_, T> {
             // inside `f` leaves its values in the `MaybeUninit` slots: a leak.
             // SAFETY: so the pool lives within the call, for which `storage` is
             // borrowed mutably: nothing else uses it, and it outlives the pool.
-            let slots = unsafe { Slots::fixed(storage.slots_mut(), 0) };
-            f(Pool { slots, brand: brand.into_id() })
+            f(unsafe { Pool::over_storage(storage, brand) })
         })
+    }
+}
+
+impl<'id, T> Pool<'id, T> {
+    /// A new, empty pool carrying `brand`, over the caller's `storage`.
+    ///
+    /// # Safety
+    ///
+    /// `storage` outlives the pool, and nothing else uses it while the pool lives
+    /// (the type says neither: the caller's own type or closure must).
+    pub(crate) unsafe fn over_storage<const N: usize>(
+        storage: &mut PoolStorage<T, N>,
+        brand: Brand<'id>,
+    ) -> Self {
+        // SAFETY: forwarded from the caller.
+        let slots = unsafe { Slots::fixed(storage.slots_mut(), 0) };
+        Pool { slots, brand: brand.into_id() }
     }
 }
 
@@ -427,14 +443,12 @@ impl<'id, T> Pool<'id, T> {
         Key::new(index, version.unwrap_or(Version::FIRST), self.brand)
     }
 
-    #[cfg(feature = "alloc")]
     /// The key of the value in slot `index`, if it is occupied.
     #[inline]
     pub(super) fn occupied_key_at(&self, index: u32) -> Option<Key<'id>> {
         Some(Key::new(index, self.slots.version_at(index)?, self.brand))
     }
 
-    #[cfg(feature = "alloc")]
     /// The key of the value in slot `index` if it is occupied and no handle owns it.
     #[inline]
     pub(super) fn unowned_key_at(&self, index: u32) -> Option<Key<'id>> {
@@ -442,7 +456,6 @@ impl<'id, T> Pool<'id, T> {
         Some(Key::new(index, version, self.brand))
     }
 
-    #[cfg(feature = "alloc")]
     /// The value in slot `index`, which must be occupied (checked: panics otherwise).
     /// For [`RowIndex`](crate::RowIndex), which names its slots by index.
     #[track_caller]

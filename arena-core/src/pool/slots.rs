@@ -426,7 +426,6 @@ impl<T> Slots<T> {
         (meta & OCCUPIED != 0).then(|| Version::of_meta(meta))
     }
 
-    #[cfg(feature = "alloc")]
     /// The version of occupied slot `index` if no handle owns it; `None` if it is
     /// owned, vacant or out of bounds (one read of the meta word).
     #[inline]
@@ -568,7 +567,6 @@ impl<T> Slots<T> {
             .is_some_and(|e| e.meta & (OCCUPIED | OWNED) == OCCUPIED | OWNED)
     }
 
-    #[cfg(feature = "alloc")]
     /// The value in occupied slot `index` (checked: panics if vacant).
     #[track_caller]
     pub(super) fn occupied_mut(&mut self, index: u32) -> &mut T {

@@ -58,8 +58,6 @@
 //! vector is the same four-plus-one words per column as on the heap.
 
 #[cfg(feature = "alloc")]
-use alloc::collections::TryReserveError;
-#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 #[cfg(feature = "alloc")]
@@ -68,6 +66,7 @@ use core::mem::MaybeUninit;
 use core::ptr::{self, NonNull};
 use core::{fmt, slice};
 
+use crate::error::AllocError;
 use crate::pool::{Fixed, Heap, Memory};
 
 mod sealed {
@@ -157,7 +156,7 @@ pub trait ColumnList: Sized + sealed::Sealed {
         raw: &mut Self::Raw,
         len: usize,
         additional: usize,
-    ) -> Result<(), TryReserveError>;
+    ) -> Result<(), AllocError>;
 
     /// `Vec::shrink_to_fit` on every column.
     ///
@@ -276,7 +275,7 @@ impl ColumnList for () {
     unsafe fn raw_reserve((): &mut (), _: usize, _: usize) {}
     #[cfg(feature = "alloc")]
     #[inline]
-    unsafe fn raw_try_reserve((): &mut (), _: usize, _: usize) -> Result<(), TryReserveError> {
+    unsafe fn raw_try_reserve((): &mut (), _: usize, _: usize) -> Result<(), AllocError> {
         Ok(())
     }
     #[cfg(feature = "alloc")]
@@ -464,9 +463,10 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         raw: &mut Self::Raw,
         len: usize,
         additional: usize,
-    ) -> Result<(), TryReserveError> {
+    ) -> Result<(), AllocError> {
         // SAFETY: the caller guarantees the length; `try_reserve` keeps it.
-        unsafe { raw.0.with_vec(len, |v| v.try_reserve(additional)) }?;
+        unsafe { raw.0.with_vec(len, |v| v.try_reserve(additional)) }
+            .map_err(|_| column_error::<H>(len.saturating_add(additional)))?;
         // SAFETY: the same guarantee, for the other columns.
         unsafe { T::raw_try_reserve(&mut raw.1, len, additional) }
     }
@@ -693,47 +693,6 @@ impl<L: ColumnList> ColumnVec<L> {
         let cap = L::raw_capacity(&raw);
         ColumnVec { raw, len: 0, cap, memory: PhantomData }
     }
-
-    /// Makes room for `additional` more rows in every column (as `Vec::reserve`).
-    ///
-    /// # Panics
-    ///
-    /// If the number of rows would overflow `usize`, or as `Vec::reserve`.
-    #[inline]
-    pub fn reserve(&mut self, additional: usize) {
-        if self.cap - self.len < additional {
-            self.grow(additional);
-        }
-    }
-
-    /// Makes room for `additional` more rows in every column, or says why not (as
-    /// `Vec::try_reserve`).
-    ///
-    /// # Errors
-    ///
-    /// The first column's error; columns already grown stay grown.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let mut rows = arena_kit::pool::soa::ColumnVec::<(u8, ())>::new();
-    /// assert!(rows.try_reserve(usize::MAX).is_err());
-    /// assert!(rows.try_reserve(8).is_ok());
-    /// ```
-    #[inline]
-    pub fn try_reserve(&mut self, additional: usize) -> Result<(), TryReserveError> {
-        if self.cap - self.len >= additional {
-            return Ok(());
-        }
-        self.try_grow(additional)
-    }
-
-    /// Gives unused capacity back in every column.
-    pub fn shrink_to_fit(&mut self) {
-        // SAFETY: every column is a heap column holding `len` elements (C1).
-        unsafe { L::raw_shrink_to_fit(&mut self.raw, self.len) };
-        self.cap = L::raw_capacity(&self.raw);
-    }
 }
 
 impl<'s, L: ColumnList> ColumnVec<L, Fixed<'s>> {
@@ -820,25 +779,109 @@ impl<L: ColumnList, M: Memory> ColumnVec<L, M> {
     #[cfg(feature = "alloc")]
     #[cold]
     #[inline(never)]
-    fn try_grow(&mut self, additional: usize) -> Result<(), TryReserveError> {
+    fn try_grow(&mut self, additional: usize) -> Result<(), AllocError> {
         debug_assert!(!M::FIXED, "only a heap vector grows");
         let result = match self.len.checked_add(additional) {
             // SAFETY: every column is a heap column holding `len` elements (C1).
             Some(_) => unsafe { L::raw_try_reserve(&mut self.raw, self.len, additional) },
-            None => Err(capacity_overflow()),
+            None => Err(AllocError::SizeOverflow),
         };
         self.cap = L::raw_capacity(&self.raw);
         result
     }
 
-    /// Room for the push of a full vector: a heap one grows, one over storage panics.
+    /// Room for `additional` more rows, past the capacity: a heap vector grows, one over
+    /// storage panics.
     #[cold]
     #[inline(never)]
     #[track_caller]
-    fn grow_for_push(&mut self) {
-        assert!(!M::FIXED, "arena-kit: a ColumnVec over storage of {} rows is full", self.cap);
+    fn grow_or_fail(&mut self, additional: usize) {
+        assert!(
+            !M::FIXED,
+            "arena-kit: a ColumnVec over storage of {} rows has no room for {additional} more",
+            self.cap
+        );
         #[cfg(feature = "alloc")]
-        self.grow(1);
+        self.grow(additional);
+    }
+
+    /// Room for `additional` more rows, past the capacity, if a heap vector can grow.
+    #[cold]
+    #[inline(never)]
+    #[cfg_attr(
+        not(feature = "alloc"),
+        expect(unused_variables, reason = "without `alloc` a vector never grows")
+    )]
+    fn try_grow_or_fail(&mut self, additional: usize) -> Result<(), AllocError> {
+        if M::FIXED {
+            return Err(AllocError::CapacityExceeded { max: self.cap });
+        }
+        #[cfg(feature = "alloc")]
+        return self.try_grow(additional);
+        #[cfg(not(feature = "alloc"))]
+        unreachable!("without `alloc` every ColumnVec is over storage")
+    }
+
+    /// Makes room for `additional` more rows in every column (as `Vec::reserve` on the
+    /// heap; over storage, checks that they fit).
+    ///
+    /// # Panics
+    ///
+    /// Over storage, if they do not fit; on the heap, if the number of rows would
+    /// overflow `usize`, or as `Vec::reserve`.
+    #[inline]
+    #[track_caller]
+    pub fn reserve(&mut self, additional: usize) {
+        if self.cap - self.len < additional {
+            self.grow_or_fail(additional);
+        }
+    }
+
+    /// Makes room for `additional` more rows in every column, or says why not (as
+    /// `Vec::try_reserve` on the heap).
+    ///
+    /// # Errors
+    ///
+    /// Over storage, [`AllocError::CapacityExceeded`] if they do not fit. On the heap,
+    /// [`AllocError::SizeOverflow`] past `usize::MAX` rows or `isize::MAX` bytes, and
+    /// [`AllocError::OutOfMemory`] (with the size of the column that could not grow to
+    /// `len + additional` rows) if the allocator refuses; columns already grown stay
+    /// grown.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::AllocError;
+    /// use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
+    ///
+    /// let mut rows = ColumnVec::<(u8, ())>::new();
+    /// assert_eq!(rows.try_reserve(usize::MAX), Err(AllocError::SizeOverflow));
+    /// assert!(rows.try_reserve(8).is_ok());
+    ///
+    /// let mut storage = ColumnStorage::<(u8, ()), 4>::new();
+    /// let mut rows = ColumnVec::in_storage(&mut storage);
+    /// assert!(rows.try_reserve(4).is_ok());
+    /// assert_eq!(rows.try_reserve(5), Err(AllocError::CapacityExceeded { max: 4 }));
+    /// ```
+    #[inline]
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), AllocError> {
+        if self.cap - self.len >= additional {
+            return Ok(());
+        }
+        self.try_grow_or_fail(additional)
+    }
+
+    /// Gives unused capacity back in every column of a heap vector (over storage,
+    /// nothing: the storage is the caller's).
+    pub fn shrink_to_fit(&mut self) {
+        if !M::FIXED {
+            // SAFETY: every column is a heap column holding `len` elements (C1).
+            #[cfg(feature = "alloc")]
+            unsafe {
+                L::raw_shrink_to_fit(&mut self.raw, self.len);
+            }
+            self.cap = L::raw_capacity(&self.raw);
+        }
     }
 
     /// Appends `row` as the last row, one field per column.
@@ -851,7 +894,7 @@ impl<L: ColumnList, M: Memory> ColumnVec<L, M> {
     #[track_caller]
     pub fn push(&mut self, row: L) {
         if self.len == self.cap {
-            self.grow_for_push();
+            self.grow_or_fail(1);
         }
         // SAFETY: every column's length is `len` (C1), and its capacity at least `cap`,
         // which is above `len`.
@@ -878,30 +921,13 @@ impl<L: ColumnList, M: Memory> ColumnVec<L, M> {
     /// ```
     #[inline]
     pub fn try_push(&mut self, row: L) -> Result<(), L> {
-        if self.len == self.cap && !self.try_grow_for_push() {
+        if self.len == self.cap && self.try_grow_or_fail(1).is_err() {
             return Err(row);
         }
         // SAFETY: as in `push`: room was made above.
         unsafe { L::raw_push(&mut self.raw, self.len, row) };
         self.len += 1;
         Ok(())
-    }
-
-    /// Room for the push of a full vector, if a heap one can grow.
-    #[cold]
-    #[inline(never)]
-    #[cfg_attr(
-        not(feature = "alloc"),
-        expect(clippy::unused_self, reason = "without `alloc` a vector never grows")
-    )]
-    fn try_grow_for_push(&mut self) -> bool {
-        if M::FIXED {
-            return false;
-        }
-        #[cfg(feature = "alloc")]
-        return self.try_grow(1).is_ok();
-        #[cfg(not(feature = "alloc"))]
-        unreachable!("without `alloc` every ColumnVec is over storage")
     }
 
     /// Takes the last row out, if any.
@@ -1142,13 +1168,15 @@ impl<L: ColumnList, const N: usize> fmt::Debug for ColumnStorage<L, N> {
     }
 }
 
-/// The error `Vec::try_reserve` gives for a size past `isize::MAX` bytes (its kind
-/// cannot be built directly on stable Rust); no allocator is asked.
+/// The error for a column of `H` that could not grow to `rows` rows: the size it
+/// needed, or an overflow if that size is past `isize::MAX` bytes.
 #[cfg(feature = "alloc")]
-fn capacity_overflow() -> TryReserveError {
-    match Vec::<u8>::new().try_reserve(usize::MAX) {
-        Err(error) => error,
-        Ok(()) => unreachable!("a buffer of usize::MAX bytes exceeds isize::MAX"),
+fn column_error<H>(rows: usize) -> AllocError {
+    match rows.checked_mul(size_of::<H>()) {
+        Some(size) if size <= isize::MAX.unsigned_abs() => {
+            AllocError::OutOfMemory { size, align: align_of::<H>() }
+        }
+        _ => AllocError::SizeOverflow,
     }
 }
 
@@ -1287,7 +1315,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "a ColumnVec over storage of 1 rows is full")]
+    #[should_panic(expected = "a ColumnVec over storage of 1 rows has no room for 1 more")]
     fn a_push_into_full_storage_panics() {
         let mut storage = ColumnStorage::<(u8, ()), 1>::new();
         let mut rows = ColumnVec::in_storage(&mut storage);

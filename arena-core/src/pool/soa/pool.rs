@@ -29,6 +29,18 @@
 //! - **No `unsafe`**: rows are looked up with bounds-checked indexing, so even a
 //!   hand-written [`SoaRow`] that breaks its contract can only panic or show another
 //!   row's fields (see `pool/soa/row.rs`).
+//! - **Over a caller's memory**: `SoaPool<'id, R, Fixed<'s>>`
+//!   ([`with_storage`](SoaPool::with_storage)) keeps its index in the
+//!   [`SoaStorage`]'s `PoolStorage` and its columns in the storage's arrays, both
+//!   borrowed for `'s`. The columns' type, `R::Storage<Fixed<'s>>`, carries the borrow,
+//!   so not even a hand-written `SoaRow` can keep them past it; the index is a `Pool`
+//!   over storage (which carries no lifetime), made by an `unsafe` constructor whose
+//!   promise the pool's type keeps: the pool cannot outlive `'s`. The index and the
+//!   columns hold `N` each, so an insert into a full pool is refused by the index
+//!   before a column is asked (`AllocError::CapacityExceeded`, the value handed back),
+//!   and every other method is the heap pool's code. The memory is a type parameter
+//!   (default [`Heap`]), as for [`KeyPool`](crate::KeyPool), so `mem::swap` cannot
+//!   trade a heap pool's columns for a fixed one's.
 //!
 //! # Costs
 //!
@@ -36,7 +48,8 @@
 //! one element per column (the slot column too). A removal frees the slot, swap-removes
 //! one element per column and rewrites one slot of the index (the moved row's). A
 //! lookup by handle reads the index, then each column it returns a reference into (one
-//! bounds check each). `retain` is one pass (see `pool/soa/compaction.rs`): a row kept
+//! bounds check each). Over storage the costs are the same (the same code; the
+//! memory parameter only picks the constructors). `retain` is one pass (see `pool/soa/compaction.rs`): a row kept
 //! costs its visit, with no bounds check per column and, while no handle owns a row, no
 //! read of its slot unless the closure uses the key; a row removed costs a swap with the
 //! last row, a write of its slot's row, and a pop.
@@ -50,7 +63,8 @@ use crate::pool::PoolStats;
 use crate::pool::soa::compaction::Compaction;
 use crate::pool::soa::row::{Columns, ColumnsMut, RowMut, RowRef, SoaRow, Views};
 use crate::pool::soa::row_index::RowIndex;
-use crate::pool::{Handle, Key};
+use crate::pool::soa::storage::SoaStorage;
+use crate::pool::{Fixed, Handle, Heap, Key, Memory};
 
 /// Struct-of-arrays storage for values of a [`SoaRow`] type: one column per field, dense
 /// rows, and the branded handles and keys of [`Pool`](crate::Pool).
@@ -61,6 +75,12 @@ use crate::pool::{Handle, Key};
 ///
 /// As with a [`Pool`](crate::Pool), what the values borrow must outlive the pool, which
 /// drops them when it is dropped (the drop check sees its columns' `Drop`).
+///
+/// `M` says where the rows are: [`Heap`] (the default; [`with`](SoaPool::with) and
+/// [`new_in`](SoaPool::new_in), with `alloc`) or [`Fixed<'s>`](Fixed), `N` rows in a
+/// caller's [`SoaStorage`] borrowed for `'s` ([`with_storage`](SoaPool::with_storage),
+/// no allocator). Every method but the constructors and [`drain`](SoaPool::drain) is
+/// the same for both.
 ///
 /// # Examples
 ///
@@ -85,11 +105,12 @@ use crate::pool::{Handle, Key};
 ///     assert_eq!(pool.columns().pos, &[0.0, 1.0, 2.0, 3.0]);
 /// });
 /// ```
-pub struct SoaPool<'id, R: SoaRow> {
+pub struct SoaPool<'id, R: SoaRow, M: Memory = Heap> {
     rows: RowIndex<'id>,
-    storage: R::Storage,
+    storage: R::Storage<M>,
 }
 
+#[cfg(feature = "alloc")]
 impl<R: SoaRow> SoaPool<'_, R> {
     /// Runs `f` with a new, empty pool of a brand of its own (as
     /// [`Pool::with`](crate::Pool::with)).
@@ -127,6 +148,67 @@ impl<R: SoaRow> SoaPool<'_, R> {
     }
 }
 
+impl<'s, R: SoaRow> SoaPool<'_, R, Fixed<'s>> {
+    /// Runs `f` with a new, empty pool over the caller's `storage` (room for `N` values),
+    /// of a brand of its own, as [`with`](SoaPool::with) does on the heap. The pool never
+    /// grows and never calls an allocator: it works without the `alloc` feature. An
+    /// insert into a full pool fails: [`try_insert`](Self::try_insert) hands the value
+    /// back with [`AllocError::CapacityExceeded`], [`insert`](Self::insert) panics.
+    ///
+    /// The values still in the pool when `f` returns are dropped then; the storage is
+    /// the caller's again, empty, and can serve the next pool. The pool's type,
+    /// `SoaPool<'id, R, Fixed<'s>>`, carries the storage's borrow.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::{ArenaAlloc, SoaPool};
+    /// use arena_kit::pool::soa::SoaStorage;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32, charge: i8 }
+    ///
+    /// let mut storage = SoaStorage::<Body, 2>::new();
+    /// SoaPool::with_storage(&mut storage, |mut pool| {
+    ///     let a = pool.insert_keyed(Body { mass: 1.0, charge: -1 });
+    ///     pool.insert_keyed(Body { mass: 2.0, charge: 1 });
+    ///     assert!(pool.try_insert_keyed(Body { mass: 3.0, charge: 0 }).is_err());
+    ///     pool.remove_key(a);
+    ///     assert_eq!(pool.columns().mass, [2.0]);
+    /// });
+    /// ```
+    ///
+    /// A pool cannot outlive the call, so it cannot outlive the storage:
+    ///
+    /// ```compile_fail,E0521
+    /// use arena_kit::{ArenaAlloc, SoaPool};
+    /// use arena_kit::pool::soa::SoaStorage;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// let mut storage = SoaStorage::<Body, 2>::new();
+    /// let mut outside = None;
+    /// SoaPool::with_storage(&mut storage, |pool| outside = Some(pool));
+    /// ```
+    pub fn with_storage<const N: usize, T>(
+        storage: &'s mut SoaStorage<R, N>,
+        f: impl for<'id> FnOnce(SoaPool<'id, R, Fixed<'s>>) -> T,
+    ) -> T {
+        let (index, arrays) = storage.parts();
+        Brand::with(|brand| {
+            // SAFETY: the index's storage is borrowed for `'s`, which the pool's type
+            // carries (`Fixed<'s>`) beside the columns' borrow: it outlives the pool,
+            // and nothing else uses it meanwhile.
+            let rows = unsafe { RowIndex::over_storage(index, brand) };
+            f(SoaPool { rows, storage: R::storage_in(arrays) })
+        })
+    }
+}
+
+#[cfg(feature = "alloc")]
 impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// A new, empty pool carrying `brand` (see [`Brand`]).
     ///
@@ -172,11 +254,39 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
         SoaPool { rows, storage: R::new_storage(capacity) }
     }
 
-    /// The error for a column that cannot grow.
-    fn out_of_memory() -> AllocError {
-        AllocError::OutOfMemory { size: size_of::<R>(), align: align_of::<R>() }
+    /// Empties the pool, yielding every value in row order (owned ones too). Consumes the
+    /// pool: a handle still alive would otherwise name an empty row. (A derived
+    /// `{Name}Pool` gives its `SoaPool` with `into_inner`.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use arena_kit::ArenaAlloc;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// BodyPool::with(|mut pool| {
+    ///     pool.insert_keyed(Body { mass: 1.0 });
+    ///     let _owned = pool.insert(Body { mass: 2.0 });
+    ///     let masses: Vec<f32> = pool.into_inner().drain().map(|b| b.mass).collect();
+    ///     assert_eq!(masses, [1.0, 2.0]);
+    /// });
+    /// ```
+    #[must_use = "the values are dropped with the iterator if it is not used"]
+    pub fn drain(self) -> alloc::vec::IntoIter<R> {
+        let mut storage = self.storage;
+        let mut all = alloc::vec::Vec::with_capacity(R::column_len(&storage));
+        while let Some((_, value)) = R::pop(&mut storage) {
+            all.push(value);
+        }
+        all.reverse();
+        all.into_iter()
     }
+}
 
+impl<'id, R: SoaRow, M: Memory> SoaPool<'id, R, M> {
     /// Stores `value`, one field per column, and returns its owning handle.
     ///
     /// # Panics
@@ -307,9 +417,9 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
             Ok(named) => named,
             Err(error) => return Err(TryAllocError::new(error, value)),
         };
-        if R::try_reserve(&mut self.storage, 1).is_err() {
+        if let Err(error) = R::try_reserve(&mut self.storage, 1) {
             unname(&mut self.rows, named);
-            return Err(TryAllocError::new(Self::out_of_memory(), value));
+            return Err(TryAllocError::new(error, value));
         }
         R::push(&mut self.storage, slot(&named), value);
         self.check_len();
@@ -807,7 +917,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     /// });
     /// ```
     #[must_use]
-    pub fn iter(&self) -> Iter<'_, 'id, R> {
+    pub fn iter(&self) -> Iter<'_, 'id, R, M> {
         let slots = R::slots(&self.storage);
         Iter { rows: &self.rows, slots, storage: &self.storage, front: 0, back: slots.len() }
     }
@@ -924,37 +1034,6 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
         self.retain(|_, _| false);
     }
 
-    /// Empties the pool, yielding every value in row order (owned ones too). Consumes the
-    /// pool: a handle still alive would otherwise name an empty row. (A derived
-    /// `{Name}Pool` gives its `SoaPool` with `into_inner`.)
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use arena_kit::ArenaAlloc;
-    ///
-    /// #[derive(ArenaAlloc)]
-    /// #[arena(soa)]
-    /// struct Body { mass: f32 }
-    ///
-    /// BodyPool::with(|mut pool| {
-    ///     pool.insert_keyed(Body { mass: 1.0 });
-    ///     let _owned = pool.insert(Body { mass: 2.0 });
-    ///     let masses: Vec<f32> = pool.into_inner().drain().map(|b| b.mass).collect();
-    ///     assert_eq!(masses, [1.0, 2.0]);
-    /// });
-    /// ```
-    #[must_use = "the values are dropped with the iterator if it is not used"]
-    pub fn drain(self) -> alloc::vec::IntoIter<R> {
-        let mut storage = self.storage;
-        let mut all = alloc::vec::Vec::with_capacity(R::column_len(&storage));
-        while let Some((_, value)) = R::pop(&mut storage) {
-            all.push(value);
-        }
-        all.reverse();
-        all.into_iter()
-    }
-
     /// Every column has a row per value: the contract of [`SoaRow`], checked in debug
     /// builds after each change.
     #[inline]
@@ -967,21 +1046,21 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     }
 }
 
-impl<R: SoaRow> fmt::Debug for SoaPool<'_, R> {
+impl<R: SoaRow, M: Memory> fmt::Debug for SoaPool<'_, R, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SoaPool").field("len", &self.len()).finish_non_exhaustive()
     }
 }
 
-impl<'a, 'id, R: SoaRow> IntoIterator for &'a SoaPool<'id, R> {
+impl<'a, 'id, R: SoaRow, M: Memory> IntoIterator for &'a SoaPool<'id, R, M> {
     type Item = (Key<'id>, RowRef<'a, R>);
-    type IntoIter = Iter<'a, 'id, R>;
+    type IntoIter = Iter<'a, 'id, R, M>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
 }
 
-impl<'a, 'id, R: SoaRow> IntoIterator for &'a mut SoaPool<'id, R> {
+impl<'a, 'id, R: SoaRow, M: Memory> IntoIterator for &'a mut SoaPool<'id, R, M> {
     type Item = (Key<'id>, RowMut<'a, R>);
     type IntoIter = IterMut<'a, 'id, R>;
     fn into_iter(self) -> Self::IntoIter {
@@ -990,23 +1069,23 @@ impl<'a, 'id, R: SoaRow> IntoIterator for &'a mut SoaPool<'id, R> {
 }
 
 /// The iterator of [`SoaPool::iter`]: `(key, row view)` in row order.
-pub struct Iter<'a, 'id, R: SoaRow> {
+pub struct Iter<'a, 'id, R: SoaRow, M: Memory = Heap> {
     rows: &'a RowIndex<'id>,
     slots: &'a [u32],
-    storage: &'a R::Storage,
+    storage: &'a R::Storage<M>,
     /// Rows `front..back` are still to come.
     front: usize,
     back: usize,
 }
 
-impl<'a, 'id, R: SoaRow + 'a> Iter<'a, 'id, R> {
+impl<'a, 'id, R: SoaRow + 'a, M: Memory> Iter<'a, 'id, R, M> {
     /// Row `row`, with its key.
     fn at(&self, row: usize) -> (Key<'id>, RowRef<'a, R>) {
         (self.rows.key_of_slot(self.slots[row]), R::row(self.storage, row))
     }
 }
 
-impl<'a, 'id, R: SoaRow + 'a> Iterator for Iter<'a, 'id, R> {
+impl<'a, 'id, R: SoaRow + 'a, M: Memory> Iterator for Iter<'a, 'id, R, M> {
     type Item = (Key<'id>, RowRef<'a, R>);
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -1022,7 +1101,7 @@ impl<'a, 'id, R: SoaRow + 'a> Iterator for Iter<'a, 'id, R> {
     }
 }
 
-impl<'a, R: SoaRow + 'a> DoubleEndedIterator for Iter<'a, '_, R> {
+impl<'a, R: SoaRow + 'a, M: Memory> DoubleEndedIterator for Iter<'a, '_, R, M> {
     fn next_back(&mut self) -> Option<Self::Item> {
         (self.front < self.back).then(|| {
             self.back -= 1;
@@ -1031,10 +1110,10 @@ impl<'a, R: SoaRow + 'a> DoubleEndedIterator for Iter<'a, '_, R> {
     }
 }
 
-impl<'a, R: SoaRow + 'a> ExactSizeIterator for Iter<'a, '_, R> {}
-impl<'a, R: SoaRow + 'a> FusedIterator for Iter<'a, '_, R> {}
+impl<'a, R: SoaRow + 'a, M: Memory> ExactSizeIterator for Iter<'a, '_, R, M> {}
+impl<'a, R: SoaRow + 'a, M: Memory> FusedIterator for Iter<'a, '_, R, M> {}
 
-impl<R: SoaRow> Clone for Iter<'_, '_, R> {
+impl<R: SoaRow, M: Memory> Clone for Iter<'_, '_, R, M> {
     fn clone(&self) -> Self {
         Iter {
             rows: self.rows,
@@ -1046,7 +1125,7 @@ impl<R: SoaRow> Clone for Iter<'_, '_, R> {
     }
 }
 
-impl<R: SoaRow> fmt::Debug for Iter<'_, '_, R> {
+impl<R: SoaRow, M: Memory> fmt::Debug for Iter<'_, '_, R, M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Iter").field("remaining", &(self.back - self.front)).finish()
     }

@@ -23,6 +23,15 @@
 //!   value that moves into a hole, and its slot, come out of the same swap.)
 //! - After `try_reserve(storage, n)` succeeds, `n` pushes do not allocate (and so do not
 //!   fail or panic).
+//! - **Two kinds of memory.** `Storage<M>` is the columns on the heap (`M` =
+//!   [`Heap`](crate::pool::Heap), made by `new_storage`) or in a caller's `Arrays<N>`
+//!   borrowed for `'s` (`M` = [`Fixed<'s>`](crate::pool::Fixed), made by `storage_in`),
+//!   and every function works on either. The borrow is in the type, so an
+//!   implementation cannot keep the columns past the storage's life (nothing `'static`
+//!   can hold a `Storage<Fixed<'s>>`), and `SoaPool` needs no promise from it for that:
+//!   the trait stays safe to implement. A storage over `N` arrays holds `N` rows: its
+//!   `try_reserve` fails past them, and `SoaPool` never asks for more, since its index
+//!   over the same `N` refuses first.
 //! - `Columns` and `ColumnsMut` are views of every column as a slice, `Ref` and `Mut`
 //!   of one row; `row` and `row_mut` take one row, `split_first_mut` and
 //!   `split_last_mut` cut one off a `ColumnsMut`.
@@ -39,7 +48,10 @@
 //!
 //! [`SoaPool`]: crate::SoaPool
 
-use alloc::collections::TryReserveError;
+use crate::error::AllocError;
+#[cfg(feature = "alloc")]
+use crate::pool::Heap;
+use crate::pool::{Fixed, Memory};
 
 /// The view types of a [`SoaRow`] struct for borrows of lifetime `'a`: one row
 /// ([`Ref`](Self::Ref), [`Mut`](Self::Mut)) and every column as slices
@@ -107,36 +119,54 @@ pub type ColumnsMut<'a, R> = <R as Views<'a>>::ColumnsMut;
 /// });
 /// ```
 pub trait SoaRow: Sized + for<'a> Views<'a> {
-    /// The columns: the slot column and one per field (the derive uses a
-    /// [`ColumnVec`](crate::pool::soa::ColumnVec) whose first column holds the slots).
-    type Storage;
+    /// The columns: the slot column and one per field, on the heap (`M` =
+    /// [`Heap`](crate::pool::Heap)) or in a caller's [`Arrays`](Self::Arrays) (`M` =
+    /// [`Fixed<'s>`](crate::pool::Fixed)). The derive uses a
+    /// [`ColumnVec<_, M>`](crate::pool::soa::ColumnVec) whose first column holds the
+    /// slots.
+    type Storage<M: Memory>;
 
-    /// Empty columns with room for `capacity` rows each.
-    fn new_storage(capacity: usize) -> Self::Storage;
+    /// Room for `N` rows of every column, in a caller's memory (the derive uses a
+    /// [`ColumnStorage`](crate::pool::soa::ColumnStorage)).
+    type Arrays<const N: usize>;
+
+    /// Empty columns on the heap, with room for `capacity` rows each.
+    #[cfg(feature = "alloc")]
+    fn new_storage(capacity: usize) -> Self::Storage<Heap>;
+
+    /// Room for `N` rows, uninitialised (making it writes nothing).
+    fn new_arrays<const N: usize>() -> Self::Arrays<N>;
+
+    /// Empty columns over `arrays`, with room for `N` rows each and never more.
+    fn storage_in<const N: usize>(arrays: &mut Self::Arrays<N>) -> Self::Storage<Fixed<'_>>;
 
     /// The number of rows (every column's length).
-    fn column_len(storage: &Self::Storage) -> usize;
+    fn column_len<M: Memory>(storage: &Self::Storage<M>) -> usize;
 
     /// Makes room for `additional` more rows in every column.
     ///
     /// # Panics
     ///
-    /// As `Vec::reserve`.
-    fn reserve(storage: &mut Self::Storage, additional: usize);
+    /// As `Vec::reserve` on the heap; over arrays, if they cannot hold the rows.
+    fn reserve<M: Memory>(storage: &mut Self::Storage<M>, additional: usize);
 
     /// Makes room for `additional` more rows in every column, or says why not.
     ///
     /// # Errors
     ///
-    /// As `Vec::try_reserve`; columns already grown stay grown.
-    fn try_reserve(storage: &mut Self::Storage, additional: usize) -> Result<(), TryReserveError>;
+    /// As [`ColumnVec::try_reserve`](crate::pool::soa::ColumnVec::try_reserve): out of
+    /// memory on the heap (columns already grown stay grown), out of room over arrays.
+    fn try_reserve<M: Memory>(
+        storage: &mut Self::Storage<M>,
+        additional: usize,
+    ) -> Result<(), AllocError>;
 
-    /// Gives unused capacity back in every column.
-    fn shrink_to_fit(storage: &mut Self::Storage);
+    /// Gives unused capacity back in every column (on the heap; arrays stay).
+    fn shrink_to_fit<M: Memory>(storage: &mut Self::Storage<M>);
 
     /// Appends `value` as the last row, one field per column, with `slot` in the slot
     /// column.
-    fn push(storage: &mut Self::Storage, slot: u32, value: Self);
+    fn push<M: Memory>(storage: &mut Self::Storage<M>, slot: u32, value: Self);
 
     /// Takes row `row` out of every column (the last row moves into its place) and
     /// gathers the value back, with the slot of the row that moved into `row`: `None`
@@ -145,7 +175,7 @@ pub trait SoaRow: Sized + for<'a> Views<'a> {
     /// # Panics
     ///
     /// If `row` is out of bounds.
-    fn swap_remove(storage: &mut Self::Storage, row: usize) -> (Self, Option<u32>);
+    fn swap_remove<M: Memory>(storage: &mut Self::Storage<M>, row: usize) -> (Self, Option<u32>);
 
     /// `retain`'s pass: passes every row to `keep`, with its slot, and moves each row
     /// `keep` rejects to the end. From the first row on: a row kept stays where it is and
@@ -156,35 +186,40 @@ pub trait SoaRow: Sized + for<'a> Views<'a> {
     ///
     /// The derive writes the loop once per struct, so that the columns are cut to one
     /// length before it and their bounds checks drop out of it.
-    fn compact(storage: &mut Self::Storage, keep: impl FnMut(u32, RowMut<'_, Self>) -> bool);
+    fn compact<M: Memory>(
+        storage: &mut Self::Storage<M>,
+        keep: impl FnMut(u32, RowMut<'_, Self>) -> bool,
+    );
 
     /// Takes the last row out, if any, with its slot.
-    fn pop(storage: &mut Self::Storage) -> Option<(u32, Self)>;
+    fn pop<M: Memory>(storage: &mut Self::Storage<M>) -> Option<(u32, Self)>;
 
     /// The slot column: the slot of every row, in row order.
-    fn slots(storage: &Self::Storage) -> &[u32];
+    fn slots<M: Memory>(storage: &Self::Storage<M>) -> &[u32];
 
     /// Every column as a mutable slice, beside the slot column (shared: the slots move
     /// only with their rows).
-    fn slots_and_columns_mut(storage: &mut Self::Storage) -> (&[u32], ColumnsMut<'_, Self>);
+    fn slots_and_columns_mut<M: Memory>(
+        storage: &mut Self::Storage<M>,
+    ) -> (&[u32], ColumnsMut<'_, Self>);
 
     /// Every column as a shared slice.
-    fn columns(storage: &Self::Storage) -> Columns<'_, Self>;
+    fn columns<M: Memory>(storage: &Self::Storage<M>) -> Columns<'_, Self>;
 
     /// Every column as a mutable slice.
-    fn columns_mut(storage: &mut Self::Storage) -> ColumnsMut<'_, Self>;
+    fn columns_mut<M: Memory>(storage: &mut Self::Storage<M>) -> ColumnsMut<'_, Self>;
 
     /// Row `row`, a shared reference per field.
     ///
     /// # Panics
     ///
     /// If `row` is out of bounds.
-    fn row(storage: &Self::Storage, row: usize) -> RowRef<'_, Self>;
+    fn row<M: Memory>(storage: &Self::Storage<M>, row: usize) -> RowRef<'_, Self>;
 
     /// Row `row`, a mutable reference per field.
     ///
     /// # Panics
     ///
     /// If `row` is out of bounds.
-    fn row_mut(storage: &mut Self::Storage, row: usize) -> RowMut<'_, Self>;
+    fn row_mut<M: Memory>(storage: &mut Self::Storage<M>, row: usize) -> RowMut<'_, Self>;
 }

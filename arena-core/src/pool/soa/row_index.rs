@@ -29,7 +29,7 @@
 use crate::brand::Brand;
 use crate::error::{AllocError, fail};
 use crate::pool::{Handle, Key};
-use crate::pool::{Pool, PoolStats};
+use crate::pool::{Pool, PoolStats, PoolStorage};
 
 /// Handles and keys for dense, struct-of-arrays storage: maps each to a row that moves
 /// when other rows are removed.
@@ -68,6 +68,7 @@ pub struct RowIndex<'id> {
     handles: usize,
 }
 
+#[cfg(feature = "alloc")]
 impl RowIndex<'_> {
     /// Runs `f` with a new, empty index of a brand of its own (as [`Pool::with`]).
     ///
@@ -92,9 +93,25 @@ impl<'id> RowIndex<'id> {
     ///     assert_eq!(index.len(), 0);
     /// });
     /// ```
+    #[cfg(feature = "alloc")]
     #[must_use]
     pub fn new_in(brand: Brand<'id>) -> Self {
         RowIndex { slots: Pool::new_in(brand), handles: 0 }
+    }
+
+    /// A new, empty index carrying `brand`, over the caller's `storage`: `N` values at
+    /// most, no allocator.
+    ///
+    /// # Safety
+    ///
+    /// `storage` outlives the index, and nothing else uses it while the index lives (a
+    /// [`SoaPool`](crate::SoaPool) over storage keeps both in its type).
+    pub(super) unsafe fn over_storage<const N: usize>(
+        storage: &mut PoolStorage<u32, N>,
+        brand: Brand<'id>,
+    ) -> Self {
+        // SAFETY: forwarded from the caller.
+        RowIndex { slots: unsafe { Pool::over_storage(storage, brand) }, handles: 0 }
     }
 
     /// A new value at `row` (the columns' length: the caller pushes it there), owned by
@@ -413,7 +430,7 @@ impl<'id> RowIndex<'id> {
     ///
     /// # Panics
     ///
-    /// As `Vec::reserve`.
+    /// As `Vec::reserve`; over storage, if it cannot hold them.
     ///
     /// # Examples
     ///

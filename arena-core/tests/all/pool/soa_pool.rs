@@ -13,8 +13,9 @@
 
 use std::cell::Cell;
 
-use arena_kit::pool::soa;
-use arena_kit::{ArenaAlloc, Handle, Key, SoaPool, SoaRow};
+use arena_kit::pool::soa::{self, SoaStorage};
+use arena_kit::pool::{Fixed, Heap, Memory};
+use arena_kit::{AllocError, ArenaAlloc, Handle, Key, SoaPool, SoaRow};
 use proptest::prelude::*;
 
 use crate::common::Counted;
@@ -50,8 +51,8 @@ fn op() -> impl Strategy<Value = Op> {
 /// The model: value `id`'s mass while it is in the pool, and whether a handle owns it.
 type Model = Vec<Option<(f32, bool)>>;
 
-fn check<'id>(
-    pool: &ParticlePool<'id, '_>,
+fn check<'id, M: Memory>(
+    pool: &ParticlePool<'id, '_, M>,
     model: &Model,
     handles: &[(Handle<'id>, u32)],
     keys: &[(Key<'id>, u32)],
@@ -86,73 +87,95 @@ fn check<'id>(
 fn run(ops: &[Op]) -> Result<(), TestCaseError> {
     let drops = Cell::new(0);
     let mut inserted = 0;
-    ParticlePool::with(|mut pool| {
-        let mut model: Model = Vec::new();
-        let mut handles: Vec<(Handle<'_>, u32)> = Vec::new();
-        let mut keys: Vec<(Key<'_>, u32)> = Vec::new();
-        for op in ops {
-            match *op {
-                Op::Insert { owned } => {
-                    let id = u32::try_from(model.len()).expect("few ops");
-                    let p = Particle { id, mass: 1.0, tag: Counted::new(id as usize, &drops) };
-                    if owned {
-                        let h = pool.insert(p);
-                        keys.push((pool.key(&h), id));
-                        handles.push((h, id));
-                    } else {
-                        keys.push((pool.insert_keyed(p), id));
-                    }
-                    model.push(Some((1.0, owned)));
-                    inserted += 1;
-                }
-                Op::Remove(i) if !handles.is_empty() => {
-                    let (h, id) = handles.swap_remove(i % handles.len());
-                    let p = pool.remove(h);
-                    prop_assert_eq!((p.id, p.tag.id), (id, id as usize));
-                    model[id as usize] = None;
-                }
-                Op::RemoveKey(i) if !keys.is_empty() => {
-                    let (k, id) = keys[i % keys.len()];
-                    let removable = model[id as usize].is_some_and(|(_, owned)| !owned);
-                    let got = pool.remove_key(k).map(|p| p.id);
-                    prop_assert_eq!(got, removable.then_some(id));
-                    if removable {
-                        model[id as usize] = None;
-                    }
-                }
-                Op::Retain(m) => {
-                    let mut visited = 0;
-                    pool.retain(|k, row| {
-                        visited += 1;
-                        assert_eq!(k, keys[*row.id as usize].0, "retain's key names its row");
-                        *row.id % m != 0
-                    });
-                    let keyed = model.iter().flatten().filter(|(_, owned)| !owned).count();
-                    prop_assert_eq!(visited, keyed);
-                    for (id, slot) in model.iter_mut().enumerate() {
-                        if slot.is_some_and(|(_, owned)| !owned) && (id as u32) % m == 0 {
-                            *slot = None;
-                        }
-                    }
-                }
-                Op::Heavier(i) if !keys.is_empty() => {
-                    let (k, id) = keys[i % keys.len()];
-                    if let Some(row) = pool.get_key_mut(k) {
-                        *row.mass += 1.0;
-                    }
-                    if let Some((mass, _)) = &mut model[id as usize] {
-                        *mass += 1.0;
-                    }
-                }
-                _ => {}
-            }
-            check(&pool, &model, &handles, &keys)?;
-            prop_assert_eq!(drops.get(), inserted - pool.len());
-        }
-        drop(handles);
-        Ok(())
+    ParticlePool::with(|mut pool| drive(&mut pool, ops, &drops, &mut inserted))?;
+    prop_assert_eq!(drops.get(), inserted);
+    Ok(())
+}
+
+/// [`run`] over a caller's storage, room for every insert of the longest program: the
+/// same pool code on `Fixed` memory must agree with the same model.
+fn run_in_storage(ops: &[Op]) -> Result<(), TestCaseError> {
+    let drops = Cell::new(0);
+    let mut inserted = 0;
+    let mut storage = SoaStorage::<Particle<'_>, 150>::new();
+    ParticlePool::with_storage(&mut storage, |mut pool| {
+        prop_assert_eq!(pool.stats().capacity, 150);
+        drive(&mut pool, ops, &drops, &mut inserted)
     })?;
     prop_assert_eq!(drops.get(), inserted);
+    Ok(())
+}
+
+/// Runs `ops` on `pool` and checks it against the model after each.
+fn drive<'c, M: Memory>(
+    pool: &mut ParticlePool<'_, 'c, M>,
+    ops: &[Op],
+    drops: &'c Cell<usize>,
+    inserted: &mut usize,
+) -> Result<(), TestCaseError> {
+    let mut model: Model = Vec::new();
+    let mut handles: Vec<(Handle<'_>, u32)> = Vec::new();
+    let mut keys: Vec<(Key<'_>, u32)> = Vec::new();
+    for op in ops {
+        match *op {
+            Op::Insert { owned } => {
+                let id = u32::try_from(model.len()).expect("few ops");
+                let p = Particle { id, mass: 1.0, tag: Counted::new(id as usize, drops) };
+                if owned {
+                    let h = pool.insert(p);
+                    keys.push((pool.key(&h), id));
+                    handles.push((h, id));
+                } else {
+                    keys.push((pool.insert_keyed(p), id));
+                }
+                model.push(Some((1.0, owned)));
+                *inserted += 1;
+            }
+            Op::Remove(i) if !handles.is_empty() => {
+                let (h, id) = handles.swap_remove(i % handles.len());
+                let p = pool.remove(h);
+                prop_assert_eq!((p.id, p.tag.id), (id, id as usize));
+                model[id as usize] = None;
+            }
+            Op::RemoveKey(i) if !keys.is_empty() => {
+                let (k, id) = keys[i % keys.len()];
+                let removable = model[id as usize].is_some_and(|(_, owned)| !owned);
+                let got = pool.remove_key(k).map(|p| p.id);
+                prop_assert_eq!(got, removable.then_some(id));
+                if removable {
+                    model[id as usize] = None;
+                }
+            }
+            Op::Retain(m) => {
+                let mut visited = 0;
+                pool.retain(|k, row| {
+                    visited += 1;
+                    assert_eq!(k, keys[*row.id as usize].0, "retain's key names its row");
+                    *row.id % m != 0
+                });
+                let keyed = model.iter().flatten().filter(|(_, owned)| !owned).count();
+                prop_assert_eq!(visited, keyed);
+                for (id, slot) in model.iter_mut().enumerate() {
+                    if slot.is_some_and(|(_, owned)| !owned) && (id as u32) % m == 0 {
+                        *slot = None;
+                    }
+                }
+            }
+            Op::Heavier(i) if !keys.is_empty() => {
+                let (k, id) = keys[i % keys.len()];
+                if let Some(row) = pool.get_key_mut(k) {
+                    *row.mass += 1.0;
+                }
+                if let Some((mass, _)) = &mut model[id as usize] {
+                    *mass += 1.0;
+                }
+            }
+            _ => {}
+        }
+        check(pool, &model, &handles, &keys)?;
+        prop_assert_eq!(drops.get(), *inserted - pool.len());
+    }
+    drop(handles);
     Ok(())
 }
 
@@ -164,6 +187,7 @@ proptest! {
         ops in prop::collection::vec(op(), 0..if cfg!(miri) { 30 } else { 150 })
     ) {
         run(&ops)?;
+        run_in_storage(&ops)?;
     }
 }
 
@@ -351,36 +375,41 @@ impl<'a> soa::Views<'a> for Broken {
 }
 
 impl SoaRow for Broken {
-    type Storage = (Vec<u8>, Vec<u8>, Vec<u32>);
+    type Storage<M: Memory> = (Vec<u8>, Vec<u8>, Vec<u32>);
+    type Arrays<const N: usize> = ();
 
-    fn new_storage(capacity: usize) -> Self::Storage {
+    fn new_storage(capacity: usize) -> Self::Storage<Heap> {
         (Vec::with_capacity(capacity), Vec::with_capacity(capacity), Vec::new())
     }
-    fn column_len(storage: &Self::Storage) -> usize {
+    fn new_arrays<const N: usize>() {}
+    fn storage_in<const N: usize>((): &mut ()) -> Self::Storage<Fixed<'_>> {
+        (Vec::new(), Vec::new(), Vec::new()) // the heap even here: safe, if odd
+    }
+    fn column_len<M: Memory>(storage: &Self::Storage<M>) -> usize {
         storage.0.len()
     }
-    fn reserve(storage: &mut Self::Storage, additional: usize) {
+    fn reserve<M: Memory>(storage: &mut Self::Storage<M>, additional: usize) {
         storage.0.reserve(additional);
     }
-    fn try_reserve(
-        storage: &mut Self::Storage,
+    fn try_reserve<M: Memory>(
+        storage: &mut Self::Storage<M>,
         additional: usize,
-    ) -> Result<(), std::collections::TryReserveError> {
-        storage.0.try_reserve(additional)
+    ) -> Result<(), AllocError> {
+        storage.0.try_reserve(additional).map_err(|_| AllocError::SizeOverflow)
     }
-    fn shrink_to_fit(_: &mut Self::Storage) {}
-    fn push(storage: &mut Self::Storage, slot: u32, value: Self) {
+    fn shrink_to_fit<M: Memory>(_: &mut Self::Storage<M>) {}
+    fn push<M: Memory>(storage: &mut Self::Storage<M>, slot: u32, value: Self) {
         storage.0.push(value.0);
         storage.2.push(slot);
         std::hint::black_box(value.1); // the second column is forgotten
     }
-    fn swap_remove(storage: &mut Self::Storage, row: usize) -> (Self, Option<u32>) {
+    fn swap_remove<M: Memory>(storage: &mut Self::Storage<M>, row: usize) -> (Self, Option<u32>) {
         let value = Broken(storage.0.swap_remove(row), storage.1.swap_remove(row));
         storage.2.swap_remove(row);
         (value, storage.2.get(row).copied())
     }
-    fn compact(
-        storage: &mut Self::Storage,
+    fn compact<M: Memory>(
+        storage: &mut Self::Storage<M>,
         mut keep: impl FnMut(u32, soa::RowMut<'_, Self>) -> bool,
     ) {
         let (mut row, mut end) = (0, storage.0.len());
@@ -395,25 +424,27 @@ impl SoaRow for Broken {
             }
         }
     }
-    fn pop(storage: &mut Self::Storage) -> Option<(u32, Self)> {
+    fn pop<M: Memory>(storage: &mut Self::Storage<M>) -> Option<(u32, Self)> {
         Some((storage.2.pop()?, Broken(storage.0.pop()?, storage.1.pop()?)))
     }
-    fn slots(storage: &Self::Storage) -> &[u32] {
+    fn slots<M: Memory>(storage: &Self::Storage<M>) -> &[u32] {
         &storage.2
     }
-    fn slots_and_columns_mut(storage: &mut Self::Storage) -> (&[u32], soa::ColumnsMut<'_, Self>) {
+    fn slots_and_columns_mut<M: Memory>(
+        storage: &mut Self::Storage<M>,
+    ) -> (&[u32], soa::ColumnsMut<'_, Self>) {
         (&storage.2, (&mut storage.0, &mut storage.1))
     }
-    fn columns(storage: &Self::Storage) -> soa::Columns<'_, Self> {
+    fn columns<M: Memory>(storage: &Self::Storage<M>) -> soa::Columns<'_, Self> {
         (&storage.0, &storage.1)
     }
-    fn columns_mut(storage: &mut Self::Storage) -> soa::ColumnsMut<'_, Self> {
+    fn columns_mut<M: Memory>(storage: &mut Self::Storage<M>) -> soa::ColumnsMut<'_, Self> {
         (&mut storage.0, &mut storage.1)
     }
-    fn row(storage: &Self::Storage, row: usize) -> soa::RowRef<'_, Self> {
+    fn row<M: Memory>(storage: &Self::Storage<M>, row: usize) -> soa::RowRef<'_, Self> {
         (&storage.0[row], &storage.1[row])
     }
-    fn row_mut(storage: &mut Self::Storage, row: usize) -> soa::RowMut<'_, Self> {
+    fn row_mut<M: Memory>(storage: &mut Self::Storage<M>, row: usize) -> soa::RowMut<'_, Self> {
         (&mut storage.0[row], &mut storage.1[row])
     }
 }
@@ -457,38 +488,43 @@ impl<'a> soa::Views<'a> for Lazy {
 }
 
 impl SoaRow for Lazy {
-    type Storage = (Vec<u32>, Vec<Box<u8>>);
+    type Storage<M: Memory> = (Vec<u32>, Vec<Box<u8>>);
+    type Arrays<const N: usize> = ();
 
-    fn new_storage(capacity: usize) -> Self::Storage {
+    fn new_storage(capacity: usize) -> Self::Storage<Heap> {
         (Vec::with_capacity(capacity), Vec::with_capacity(capacity))
     }
-    fn column_len(storage: &Self::Storage) -> usize {
+    fn new_arrays<const N: usize>() {}
+    fn storage_in<const N: usize>((): &mut ()) -> Self::Storage<Fixed<'_>> {
+        (Vec::new(), Vec::new())
+    }
+    fn column_len<M: Memory>(storage: &Self::Storage<M>) -> usize {
         storage.1.len()
     }
-    fn reserve(storage: &mut Self::Storage, additional: usize) {
+    fn reserve<M: Memory>(storage: &mut Self::Storage<M>, additional: usize) {
         storage.0.reserve(additional);
         storage.1.reserve(additional);
     }
-    fn try_reserve(
-        storage: &mut Self::Storage,
+    fn try_reserve<M: Memory>(
+        storage: &mut Self::Storage<M>,
         additional: usize,
-    ) -> Result<(), std::collections::TryReserveError> {
-        storage.0.try_reserve(additional)?;
-        storage.1.try_reserve(additional)
+    ) -> Result<(), AllocError> {
+        storage.0.try_reserve(additional).map_err(|_| AllocError::SizeOverflow)?;
+        storage.1.try_reserve(additional).map_err(|_| AllocError::SizeOverflow)
     }
-    fn shrink_to_fit(storage: &mut Self::Storage) {
+    fn shrink_to_fit<M: Memory>(storage: &mut Self::Storage<M>) {
         storage.1.shrink_to_fit();
     }
-    fn push(storage: &mut Self::Storage, slot: u32, value: Self) {
+    fn push<M: Memory>(storage: &mut Self::Storage<M>, slot: u32, value: Self) {
         storage.0.push(slot);
         storage.1.push(value.0);
     }
-    fn swap_remove(storage: &mut Self::Storage, row: usize) -> (Self, Option<u32>) {
+    fn swap_remove<M: Memory>(storage: &mut Self::Storage<M>, row: usize) -> (Self, Option<u32>) {
         storage.0.swap_remove(row);
         (Lazy(storage.1.swap_remove(row)), storage.0.get(row).copied())
     }
-    fn compact(
-        storage: &mut Self::Storage,
+    fn compact<M: Memory>(
+        storage: &mut Self::Storage<M>,
         mut keep: impl FnMut(u32, soa::RowMut<'_, Self>) -> bool,
     ) {
         let half = storage.1.len() / 2;
@@ -496,25 +532,27 @@ impl SoaRow for Lazy {
             keep(slot, value); // rejected or not, nothing moves
         }
     }
-    fn pop(storage: &mut Self::Storage) -> Option<(u32, Self)> {
+    fn pop<M: Memory>(storage: &mut Self::Storage<M>) -> Option<(u32, Self)> {
         Some((storage.0.pop()?, storage.1.pop().map(Lazy)?))
     }
-    fn slots(storage: &Self::Storage) -> &[u32] {
+    fn slots<M: Memory>(storage: &Self::Storage<M>) -> &[u32] {
         &storage.0
     }
-    fn slots_and_columns_mut(storage: &mut Self::Storage) -> (&[u32], soa::ColumnsMut<'_, Self>) {
+    fn slots_and_columns_mut<M: Memory>(
+        storage: &mut Self::Storage<M>,
+    ) -> (&[u32], soa::ColumnsMut<'_, Self>) {
         (&storage.0, &mut storage.1)
     }
-    fn columns(storage: &Self::Storage) -> soa::Columns<'_, Self> {
+    fn columns<M: Memory>(storage: &Self::Storage<M>) -> soa::Columns<'_, Self> {
         &storage.1
     }
-    fn columns_mut(storage: &mut Self::Storage) -> soa::ColumnsMut<'_, Self> {
+    fn columns_mut<M: Memory>(storage: &mut Self::Storage<M>) -> soa::ColumnsMut<'_, Self> {
         &mut storage.1
     }
-    fn row(storage: &Self::Storage, row: usize) -> soa::RowRef<'_, Self> {
+    fn row<M: Memory>(storage: &Self::Storage<M>, row: usize) -> soa::RowRef<'_, Self> {
         &storage.1[row]
     }
-    fn row_mut(storage: &mut Self::Storage, row: usize) -> soa::RowMut<'_, Self> {
+    fn row_mut<M: Memory>(storage: &mut Self::Storage<M>, row: usize) -> soa::RowMut<'_, Self> {
         &mut storage.1[row]
     }
 }
@@ -642,4 +680,67 @@ fn retain_stays_whole_for_every_mix_of_handles_and_every_panic() {
             retain_with_fault(owned, Fault::Fuse(at + 100));
         }
     }
+}
+
+#[test]
+fn a_pool_over_storage_drops_every_field_once_even_when_one_panics() {
+    for at in [0, 2, 101] {
+        let (drops, armed) = (Cell::new(0), Cell::new(None));
+        let mut storage = SoaStorage::<Wired<'_>, 3>::new();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            WiredPool::with_storage(&mut storage, |mut pool| {
+                for id in 0..3 {
+                    let fuse = |id| Fuse { id, drops: &drops, armed: &armed };
+                    pool.insert_keyed(Wired { left: fuse(id), id, right: fuse(id + 100) });
+                }
+                let back = pool.try_insert_keyed(Wired {
+                    left: Fuse { id: 9, drops: &drops, armed: &armed },
+                    id: 9,
+                    right: Fuse { id: 109, drops: &drops, armed: &armed },
+                });
+                assert_eq!(back.unwrap_err().into_value().id, 9, "a full pool hands it back");
+                armed.set(Some(at)); // the pool's drop, at the closure's end, meets it
+            });
+        }));
+        assert!(result.is_err(), "fuse {at} blew");
+        assert_eq!(drops.get(), 8, "fuse {at}: the two refused fields and all six stored");
+        // The storage serves the next pool, empty.
+        WiredPool::with_storage(&mut storage, |pool| assert!(pool.is_empty()));
+    }
+}
+
+#[test]
+fn a_forgotten_pool_over_storage_leaks_and_the_storage_serves_the_next() {
+    let (drops, armed) = (Cell::new(0), Cell::new(None));
+    let mut storage = SoaStorage::<Wired<'_>, 2>::new();
+    WiredPool::with_storage(&mut storage, |mut pool| {
+        let fuse = |id| Fuse { id, drops: &drops, armed: &armed };
+        pool.insert_keyed(Wired { left: fuse(0), id: 0, right: fuse(100) });
+        std::mem::forget(pool); // its row is leaked: never dropped, never read again
+    });
+    assert_eq!(drops.get(), 0);
+    WiredPool::with_storage(&mut storage, |mut pool| {
+        assert!(pool.is_empty());
+        let fuse = |id| Fuse { id, drops: &drops, armed: &armed };
+        for id in 1..3 {
+            pool.insert_keyed(Wired { left: fuse(id), id, right: fuse(id + 100) });
+        }
+        assert_eq!(pool.id_column(), [1, 2]);
+    });
+    assert_eq!(drops.get(), 4, "the second pool's rows, dropped with it");
+}
+
+#[test]
+fn a_hand_written_row_may_keep_heap_columns_even_over_storage() {
+    // `Lazy` answers `storage_in` with heap vectors: odd, but safe, and the pool's index
+    // still lives in the storage and bounds it.
+    let mut storage = SoaStorage::<Lazy, 3>::new();
+    SoaPool::with_storage(&mut storage, |mut pool| {
+        let keys: Vec<_> = (0..3).map(|i| pool.insert_keyed(Lazy(Box::new(i)))).collect();
+        assert!(pool.try_insert_keyed(Lazy(Box::new(3))).is_err(), "the index is full");
+        pool.retain(|_, value| **value % 2 == 1); // the lying compact: nothing leaves
+        assert_eq!(pool.len(), 3);
+        assert_eq!(pool.remove_key(keys[0]).map(|v| *v.0), Some(0));
+        assert_eq!(pool.get_key(keys[2]).map(|v| **v), Some(2));
+    });
 }
