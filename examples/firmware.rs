@@ -4,12 +4,16 @@
 //! (`FixedKeyPool`, four at most, the capacity `#[arena(capacity = 4)]` gives the
 //! session's storage type), every register write is logged as a row of a
 //! struct-of-arrays vector over fixed storage (`ColumnVec::in_storage`: a column of
-//! registers and one of values, eight rows at most, scanned one column at a time), and
-//! each reply goes out through a fixed transmit buffer. Nothing here allocates: the binary's global allocator
+//! registers and one of values, eight rows at most, scanned one column at a time), the
+//! watches clients set on registers are a struct-of-arrays pool over fixed storage
+//! (`#[arena(soa, capacity = 4)]`: each write scans the register and limit columns of
+//! every watch), and each reply goes out through a fixed transmit buffer. Nothing here allocates: the binary's global allocator
 //! counts the calls made while messages are handled, and the loop checks there were none.
 //!
-//! The commands: `READ r`, `WRITE r v`, `STATS` (the writes logged, their largest value
-//! and how many registers they touched), `AVG a b ...`, `ECHO words...`, and `LOGIN`,
+//! The commands: `READ r`, `WRITE r v` (the reply counts the watches it fired), `WATCH r
+//! limit` (fires when a write takes register `r` past `limit`), `UNWATCH r`, `STATS` (the
+//! writes logged, their largest value and how many registers they touched), `AVG a b
+//! ...`, `ECHO words...`, and `LOGIN`,
 //! `PING token`, `LOGOUT token` for sessions, whose token is the session's key as 16 hex
 //! digits: a token from a closed session, or made up, names no session (the key's
 //! generation is checked). A message too big for the RAM left gets `ERR busy`, a fifth
@@ -127,6 +131,32 @@ arena_kit::new_key_type! {
     struct SessionId;
 }
 
+/// A watch on a register: a write that takes it past `limit` fires it. Four at most, one
+/// column per field, so a write scans two small arrays of all the watches.
+#[derive(ArenaAlloc)]
+#[arena(soa, capacity = 4)]
+struct Watch {
+    register: u8,
+    limit: u16,
+    fired: u32,
+}
+
+/// The watches, over their storage for the whole loop.
+type Watches<'id, 's> = WatchPool<'id, Fixed<'s>>;
+
+/// Counts a write of `value` to `register` in every watch it fires; returns how many.
+fn fire(watches: &mut Watches<'_, '_>, register: u8, value: u16) -> usize {
+    let WatchColumnsMut { register: registers, limit, fired } = watches.columns_mut();
+    let mut count = 0;
+    for ((&r, &limit), fired) in registers.iter().zip(limit.iter()).zip(fired) {
+        if r == register && value > limit {
+            *fired += 1;
+            count += 1;
+        }
+    }
+    count
+}
+
 /// The write log's columns: the register written, and the value.
 type WriteRow = (u8, (u16, ()));
 
@@ -154,6 +184,7 @@ fn handle<'s>(
     scope: &'s Scope<'_>,
     device: &Device,
     state: &mut State<'_>,
+    watches: &mut Watches<'_, '_>,
     message: &str,
 ) -> Result<ArenaString<'s>, &'static str> {
     let mut words: ArenaVec<'_, &str> = ArenaVec::new_in(scope);
@@ -177,6 +208,24 @@ fn handle<'s>(
             // A full log refuses the row (handed back, dropped here); the write stands.
             let logged = state.writes.try_push((register, (value, ()))).is_ok();
             reply.try_push_str(if logged { "OK" } else { "OK, log full" }).map_err(|_| "busy")?;
+            let fired = fire(watches, register, value);
+            if fired > 0 {
+                write!(reply, " FIRED {fired}").map_err(|_| "busy")?;
+            }
+        }
+        Some("WATCH") => {
+            let (r, limit) = (number(1)?, number(2)?);
+            let register = u8::try_from(r).ok().filter(|&r| usize::from(r) < 8);
+            let register = register.ok_or("no such register")?;
+            // A full pool hands the watch back: the client hears `ERR full`.
+            watches.try_insert_keyed(Watch { register, limit, fired: 0 }).map_err(|_| "full")?;
+            write!(reply, "WATCHING {}", watches.len()).map_err(|_| "busy")?;
+        }
+        Some("UNWATCH") => {
+            let r = number(1)?;
+            let before = watches.len();
+            watches.retain(|_, watch| u16::from(*watch.register) != r);
+            write!(reply, "UNWATCHED {}", before - watches.len()).map_err(|_| "busy")?;
         }
         Some("STATS") => {
             // Each figure scans one column: the values for the largest, the registers
@@ -244,12 +293,13 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
     let mut token = *b"0000000000000000";
     let mut storage = SessionStorage::new();
     let mut log = WriteLogStorage::new();
+    let mut watch_storage = WatchStorage::new();
     let before = heap_calls();
     let mut state = State {
         sessions: FixedKeyPool::in_storage_with_key(&mut storage),
         writes: ColumnVec::in_storage(&mut log),
     };
-    {
+    WatchPool::with_storage(&mut watch_storage, |mut watches| {
         // Four blocks of 480 bytes: a message's words, its reply and its values.
         let pool = BufferBlockPool::with_block_size(ram, 480);
         for message in messages {
@@ -274,7 +324,7 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
                 tx.send("ERR busy");
                 continue;
             }
-            match handle(&scope, &device, &mut state, &sent) {
+            match handle(&scope, &device, &mut state, &mut watches, &sent) {
                 Ok(reply) => {
                     if let Some(new) = reply.strip_prefix("TOKEN ") {
                         token.copy_from_slice(new.as_bytes());
@@ -289,7 +339,7 @@ fn run(messages: &[&str], ram: &mut [MaybeUninit<u8>]) -> (String, Device, u64) 
             }
             // The scope ends: the LED guard drops, the blocks go back to the pool.
         }
-    }
+    });
     drop(state); // the sessions and the log are dropped; their storage is free again
     let calls = heap_calls() - before;
     (tx.as_str().to_owned(), device, calls)
@@ -388,5 +438,44 @@ fn a_full_write_log_keeps_the_first_eight_and_the_writes_still_land() {
     let lines: Vec<&str> = sent.lines().collect();
     assert_eq!(lines[..8], ["OK"; 8]);
     assert_eq!(lines[8..], ["OK, log full", "WRITES=8 MAX=107 REGS=3", "R2=108"]);
+    assert_eq!(calls, 0);
+}
+
+#[test]
+fn watches_fire_on_the_writes_past_their_limits() {
+    let mut ram = [MaybeUninit::uninit(); 2048];
+    let messages = [
+        "WATCH 1 100",
+        "WATCH 1 500",
+        "WATCH 2 0",
+        "WATCH 9 0",
+        "WRITE 1 300",
+        "WRITE 1 600",
+        "WRITE 3 600",
+        "WATCH 3 10",
+        "WATCH 3 20",
+        "UNWATCH 1",
+        "WRITE 1 900",
+        "WRITE 2 1",
+    ];
+    let (sent, _, calls) = run(&messages, &mut ram);
+    let lines: Vec<&str> = sent.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "WATCHING 1",
+            "WATCHING 2",
+            "WATCHING 3",
+            "ERR no such register",
+            "OK FIRED 1",
+            "OK FIRED 2",
+            "OK",
+            "WATCHING 4",
+            "ERR full",
+            "UNWATCHED 2",
+            "OK",
+            "OK FIRED 1"
+        ]
+    );
     assert_eq!(calls, 0);
 }
