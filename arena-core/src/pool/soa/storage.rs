@@ -22,7 +22,10 @@ use crate::pool::soa::row::SoaRow;
 ///
 /// The pool's index, `N` slots of 8 bytes (a row number and a meta word), and `N`
 /// elements of each column: the slot column's `u32` and every field's type; nothing
-/// else. Making one writes nothing.
+/// else. Making one writes nothing. The first pool over it sets up the columns' arrays
+/// from [`SoaRow::new_arrays`]: an uninitialised value, which an optimised build never
+/// copies (one flag is written), but an unoptimised build moves through the stack, so
+/// a debug build needs stack for the arrays once, where the first pool is made.
 ///
 /// # Examples
 ///
