@@ -100,6 +100,19 @@ impl<R: SoaRow, const N: usize> SoaStorage<R, N> {
     }
 }
 
+impl<R: SoaRow, const N: usize> Drop for SoaStorage<R, N> {
+    /// Drops the arrays if a pool set them up (a hand-written `SoaRow` may keep
+    /// something to drop there; the derive's arrays have nothing). The rows are not the
+    /// storage's: each pool dropped its own.
+    fn drop(&mut self) {
+        if self.initialised {
+            // SAFETY: `initialised` says `parts` wrote `arrays` with a value of its type;
+            // it is dropped once, here, and the storage is not used again.
+            unsafe { self.arrays.assume_init_drop() };
+        }
+    }
+}
+
 impl<R: SoaRow, const N: usize> Default for SoaStorage<R, N> {
     fn default() -> Self {
         Self::new()

@@ -489,13 +489,17 @@ impl<'a> soa::Views<'a> for Lazy {
 
 impl SoaRow for Lazy {
     type Storage<M: Memory> = (Vec<u32>, Vec<Box<u8>>);
-    type Arrays<const N: usize> = ();
+    /// Arrays that own memory: the storage must drop them (Miri checks for the leak).
+    type Arrays<const N: usize> = Vec<u32>;
 
     fn new_storage(capacity: usize) -> Self::Storage<Heap> {
         (Vec::with_capacity(capacity), Vec::with_capacity(capacity))
     }
-    fn new_arrays<const N: usize>() {}
-    fn storage_in<const N: usize>((): &mut ()) -> Self::Storage<Fixed<'_>> {
+    fn new_arrays<const N: usize>() -> Vec<u32> {
+        Vec::with_capacity(N)
+    }
+    fn storage_in<const N: usize>(arrays: &mut Vec<u32>) -> Self::Storage<Fixed<'_>> {
+        arrays.push(7); // the arrays are this impl's to use as it likes
         (Vec::new(), Vec::new())
     }
     fn column_len<M: Memory>(storage: &Self::Storage<M>) -> usize {
@@ -733,7 +737,8 @@ fn a_forgotten_pool_over_storage_leaks_and_the_storage_serves_the_next() {
 #[test]
 fn a_hand_written_row_may_keep_heap_columns_even_over_storage() {
     // `Lazy` answers `storage_in` with heap vectors: odd, but safe, and the pool's index
-    // still lives in the storage and bounds it.
+    // still lives in the storage and bounds it. Its arrays own a `Vec`, which the
+    // storage drops at its end (a leak otherwise, which Miri reports).
     let mut storage = SoaStorage::<Lazy, 3>::new();
     SoaPool::with_storage(&mut storage, |mut pool| {
         let keys: Vec<_> = (0..3).map(|i| pool.insert_keyed(Lazy(Box::new(i)))).collect();
