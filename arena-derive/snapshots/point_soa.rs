@@ -54,7 +54,7 @@ pub struct PointColumnsMut<'a> {
     ///The value's `y`.
     y: &'a mut [f32],
 }
-///The columns of `Point` values (the slot column and one per field, in a `ColumnVec` on the heap or over a `PointSoaArrays`), kept by a `PointPool`; not for direct use.
+///The columns of `Point` values (the slot column and one per field, in a `ColumnVec` on the heap or over a `SoaStorage`'s bytes), kept by a `PointPool`; not for direct use.
 #[doc(hidden)]
 #[allow(missing_debug_implementations)]
 pub struct PointSoaStorage<
@@ -63,15 +63,6 @@ pub struct PointSoaStorage<
     columns: ::arena_kit::pool::soa::ColumnVec<
         (::core::primitive::u32, (f32, (f32, ()))),
         __ArenaMemory,
-    >,
-}
-///Room for the columns of `N` `Point` values in a caller's memory (a `ColumnStorage`), inside a `SoaStorage`; not for direct use.
-#[doc(hidden)]
-#[allow(missing_debug_implementations)]
-pub struct PointSoaArrays<const __ARENA_N: ::core::primitive::usize = 0> {
-    columns: ::arena_kit::pool::soa::ColumnStorage<
-        (::core::primitive::u32, (f32, (f32, ()))),
-        __ARENA_N,
     >,
 }
 const _: () = {
@@ -96,9 +87,9 @@ const _: () = {
     #[allow(dead_code)]
     fn __arena_additional() {}
     #[allow(dead_code)]
-    fn __arena_arrays() {}
-    #[allow(dead_code)]
     fn __arena_brand() {}
+    #[allow(dead_code)]
+    fn __arena_bytes() {}
     #[allow(dead_code)]
     fn __arena_capacity() {}
     #[allow(dead_code)]
@@ -133,6 +124,8 @@ const _: () = {
     fn __arena_moved() {}
     #[allow(dead_code)]
     fn __arena_row() {}
+    #[allow(dead_code)]
+    fn __arena_rows() {}
     #[allow(dead_code)]
     fn __arena_slot() {}
     #[allow(dead_code)]
@@ -232,31 +225,23 @@ const _: () = {
         type Storage<__ArenaMemory: ::arena_kit::pool::Memory> = PointSoaStorage<
             __ArenaMemory,
         >;
-        type Arrays<const __ARENA_N: ::core::primitive::usize> = PointSoaArrays<
-            __ARENA_N,
-        >;
         ::arena_kit::__with_alloc! {
             #[inline] fn new_storage(__arena_capacity : ::core::primitive::usize) ->
             Self::Storage < ::arena_kit::pool::Heap > { PointSoaStorage { columns :
             ::arena_kit::pool::soa::ColumnVec::with_capacity(__arena_capacity) } }
         }
         #[inline]
-        fn new_arrays<const __ARENA_N: ::core::primitive::usize>() -> Self::Arrays<
-            __ARENA_N,
-        > {
-            PointSoaArrays {
-                columns: ::arena_kit::pool::soa::ColumnStorage::new(),
-            }
-        }
-        #[inline]
-        fn storage_in<const __ARENA_N: ::core::primitive::usize>(
-            __arena_arrays: &mut Self::Arrays<__ARENA_N>,
-        ) -> Self::Storage<::arena_kit::pool::Fixed<'_>> {
-            PointSoaStorage {
-                columns: ::arena_kit::pool::soa::ColumnVec::in_storage(
-                    &mut __arena_arrays.columns,
-                ),
-            }
+        fn storage_in(
+            __arena_bytes: &mut [::core::mem::MaybeUninit<::core::primitive::u8>],
+            __arena_rows: ::core::primitive::usize,
+        ) -> ::core::option::Option<Self::Storage<::arena_kit::pool::Fixed<'_>>> {
+            let __arena_columns = ::arena_kit::pool::soa::ColumnVec::in_bytes(
+                __arena_bytes,
+                __arena_rows,
+            )?;
+            ::core::option::Option::Some(PointSoaStorage {
+                columns: __arena_columns,
+            })
         }
         #[inline]
         fn column_len<__ArenaMemory: ::arena_kit::pool::Memory>(

@@ -44,10 +44,8 @@ struct Views {
     columns: syn::Ident,
     columns_mut: syn::Ident,
     storage: syn::Ident,
-    /// `{Name}SoaArrays`: the columns' room in a caller's memory.
-    arrays: syn::Ident,
     /// The memory parameter of the storage and the pool (`Heap` or `Fixed<'s>`), and
-    /// the arrays' length parameter, clear of the struct's names.
+    /// `with_storage`'s length parameter, clear of the struct's names.
     memory: syn::Ident,
     len: syn::Ident,
     /// The views' lifetime parameter, clear of the struct's names.
@@ -74,7 +72,6 @@ impl Views {
             columns: format_ident!("{}Columns", bare),
             columns_mut: format_ident!("{}ColumnsMut", bare),
             storage: format_ident!("{}SoaStorage", bare),
-            arrays: format_ident!("{}SoaArrays", bare),
             memory: names::type_param("__ArenaMemory", &input.names),
             len: names::type_param("__ARENA_N", &input.names),
             lt,
@@ -90,15 +87,6 @@ impl Views {
         let (krate, memory) = (&plan.krate, &self.memory);
         let mut generics = self.user_generics.clone();
         generics.params.push(syn::parse_quote!(#memory: #krate::pool::Memory = #krate::pool::Heap));
-        generics
-    }
-
-    /// The struct's generics and the length parameter, last: the arrays struct's (with
-    /// a default, as a struct parameter with a default of its own may come before).
-    fn arrays_generics(&self) -> Generics {
-        let len = &self.len;
-        let mut generics = self.user_generics.clone();
-        generics.params.push(syn::parse_quote!(const #len: ::core::primitive::usize = 0));
         generics
     }
 
@@ -379,22 +367,18 @@ fn view_types(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenSt
 }
 
 /// The hidden structs of the columns: the storage (a `ColumnVec` of the slot column and
-/// the fields, on either memory) and the arrays a `SoaStorage` holds for it.
+/// the fields, on either memory).
 fn storage_types(plan: &Plan<'_>, views: &Views, list: &TokenStream) -> TokenStream {
     let (krate, input) = (&plan.krate, plan.input);
     let (name, vis) = (input.ident, input.vis);
-    let Views { storage, arrays, memory, len, .. } = views;
+    let Views { storage, memory, .. } = views;
     let storage_decl = views.storage_generics(plan);
-    let arrays_decl = views.arrays_generics();
     let user_where = &input.generics.where_clause;
     let storage_doc = format!(
         "The columns of `{name}` values (the slot column and one per field, in a \
-         `ColumnVec` on the heap or over a `{arrays}`), kept by a `{}`; not for direct use.",
+         `ColumnVec` on the heap or over a `SoaStorage`'s bytes), kept by a `{}`; not for \
+         direct use.",
         plan.pool
-    );
-    let arrays_doc = format!(
-        "Room for the columns of `N` `{name}` values in a caller's memory (a \
-         `ColumnStorage`), inside a `SoaStorage`; not for direct use."
     );
     quote! {
         #[doc = #storage_doc]
@@ -402,13 +386,6 @@ fn storage_types(plan: &Plan<'_>, views: &Views, list: &TokenStream) -> TokenStr
         #[allow(missing_debug_implementations)]
         #vis struct #storage #storage_decl #user_where {
             columns: #krate::pool::soa::ColumnVec<(::core::primitive::u32, #list), #memory>,
-        }
-
-        #[doc = #arrays_doc]
-        #[doc(hidden)]
-        #[allow(missing_debug_implementations)]
-        #vis struct #arrays #arrays_decl #user_where {
-            columns: #krate::pool::soa::ColumnStorage<(::core::primitive::u32, #list), #len>,
         }
     }
 }
@@ -419,23 +396,18 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let krate = &plan.krate;
     let input = plan.input;
     let name = input.ident;
-    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, arrays, lt, .. } =
-        views;
+    let Views { row, row_mut, columns: cols, columns_mut: cols_mut, storage, lt, .. } = views;
     let (view_impl, view_args, view_where) = views.generics.split_for_impl();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let storage_generics = views.storage_generics(plan);
     let (storage_impl, storage_ty, _) = storage_generics.split_for_impl();
-    let (m, n) = (&views.memory, &views.len);
+    let m = &views.memory;
     let memory = quote!(#krate::pool::Memory);
     let storage_of = |arg: TokenStream| {
         let args = views.args_then(&arg);
         quote!(#storage #args)
     };
     let storage_m = storage_of(quote!(#m));
-    let arrays_n = {
-        let args = views.args_then(&quote!(#n));
-        quote!(#arrays #args)
-    };
     let column_vec = quote!(#krate::pool::soa::ColumnVec);
     let usize = quote!(::core::primitive::usize);
     let option = quote!(::core::option::Option);
@@ -458,7 +430,8 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
         slot,
         slots,
         moved,
-        arrays_l,
+        bytes_l,
+        rows_l,
     ] = [
         "storage",
         "columns",
@@ -471,7 +444,8 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
         "slot",
         "slots",
         "moved",
-        "arrays",
+        "bytes",
+        "rows",
     ]
     .map(local);
     let u32 = quote!(::core::primitive::u32);
@@ -544,7 +518,6 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
         #[automatically_derived]
         impl #impl_generics #krate::SoaRow for #name #ty_generics #where_clause {
             type Storage<#m: #memory> = #storage_m;
-            type Arrays<const #n: #usize> = #arrays_n;
 
             #krate::__with_alloc! {
                 #[inline]
@@ -554,15 +527,12 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
             }
 
             #[inline]
-            fn new_arrays<const #n: #usize>() -> Self::Arrays<#n> {
-                #arrays { columns: #krate::pool::soa::ColumnStorage::new() }
-            }
-
-            #[inline]
-            fn storage_in<const #n: #usize>(
-                #arrays_l: &mut Self::Arrays<#n>,
-            ) -> Self::Storage<#krate::pool::Fixed<'_>> {
-                #storage { columns: #column_vec::in_storage(&mut #arrays_l.columns) }
+            fn storage_in(
+                #bytes_l: &mut [::core::mem::MaybeUninit<::core::primitive::u8>],
+                #rows_l: #usize,
+            ) -> #option<Self::Storage<#krate::pool::Fixed<'_>>> {
+                let #columns_l = #column_vec::in_bytes(#bytes_l, #rows_l)?;
+                #option::Some(#storage { columns: #columns_l })
             }
 
             #[inline]

@@ -37,6 +37,8 @@
 //!   per column, each column's pointer into its array and `cap` set to `N`
 //!   ([`in_storage`](ColumnVec::in_storage)). Everything but growth is the same code;
 //!   a push past `N` panics and [`try_push`](ColumnVec::try_push) hands the row back.
+//!   [`in_bytes`](ColumnVec::in_bytes) cuts the columns from a caller's bytes instead,
+//!   one after another, each aligned for its type (what a `SoaStorage` is made of).
 //!   The memory parameter ([`Memory`]: [`Heap`] or [`Fixed`]) is what keeps the vector
 //!   from outliving the storage: `Fixed<'s>` carries the borrow in the vector's type,
 //!   so no code, a hand-written `SoaRow` impl included, can keep the vector past `'s`,
@@ -130,6 +132,13 @@ pub trait ColumnList: Sized + sealed::Sealed {
     /// nothing else uses it meanwhile.
     #[doc(hidden)]
     unsafe fn raw_fixed<const N: usize>(arrays: *mut Self::Arrays<N>) -> Self::Raw;
+
+    /// Empty columns of room for `rows` elements each, cut from the bytes
+    /// `base + at .. base + end` in list order, each aligned for its type (a column of
+    /// a zero-sized type takes no bytes); `None` if they do not fit. Only computes
+    /// pointers: using them needs the bytes to be the caller's.
+    #[doc(hidden)]
+    fn raw_carve(base: *mut u8, at: usize, end: usize, rows: usize) -> Option<Self::Raw>;
 
     /// The smallest capacity of the columns (`usize::MAX` with none).
     #[doc(hidden)]
@@ -266,6 +275,10 @@ impl ColumnList for () {
     fn raw_with_capacity(_: usize) {}
     #[inline]
     unsafe fn raw_fixed<const N: usize>(_: *mut ()) {}
+    #[inline]
+    fn raw_carve(_: *mut u8, _: usize, _: usize, _: usize) -> Option<()> {
+        Some(())
+    }
     #[inline]
     fn raw_capacity((): &()) -> usize {
         usize::MAX
@@ -443,6 +456,22 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         let head = unsafe { RawColumn::fixed(head) };
         // SAFETY: the caller's guarantee, for the arrays of the other columns.
         (head, unsafe { T::raw_fixed::<N>(tail) })
+    }
+
+    fn raw_carve(base: *mut u8, at: usize, end: usize, rows: usize) -> Option<Self::Raw> {
+        let (ptr, next) = if size_of::<H>() == 0 {
+            (NonNull::dangling(), at)
+        } else {
+            let pad = base.wrapping_add(at).addr().wrapping_neg() & (align_of::<H>() - 1);
+            let start = at.checked_add(pad)?;
+            let next = start.checked_add(rows.checked_mul(size_of::<H>())?)?;
+            if next > end {
+                return None;
+            }
+            (NonNull::new(base.wrapping_add(start).cast::<H>())?, next)
+        };
+        let head = RawColumn { ptr, cap: rows, owns: PhantomData };
+        Some((head, T::raw_carve(base, next, end, rows)?))
     }
 
     #[inline]
@@ -735,6 +764,35 @@ impl<'s, L: ColumnList> ColumnVec<L, Fixed<'s>> {
         // carries (`Fixed<'s>`): valid, and used by nothing else, while it lives (C1).
         let raw = unsafe { L::raw_fixed::<N>(storage.arrays.as_mut_ptr()) };
         ColumnVec { raw, len: 0, cap: N, memory: PhantomData }
+    }
+
+    /// No rows, with room for `rows` in every column, cut from the caller's `bytes`: a
+    /// column after another, each aligned for its type, in list order. `None` if the
+    /// bytes cannot hold them. The vector's type carries the borrow, as
+    /// [`in_storage`](Self::in_storage)'s does; a buffer of any type seen as bytes will
+    /// do (a `SoaStorage` is one).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::mem::MaybeUninit;
+    /// use arena_kit::pool::soa::ColumnVec;
+    ///
+    /// let mut bytes = [MaybeUninit::uninit(); 64];
+    /// let mut rows = ColumnVec::<(u8, (u32, ())), _>::in_bytes(&mut bytes, 8).unwrap();
+    /// rows.push((1, (10, ())));
+    /// assert_eq!((rows.capacity(), rows.slices().1.0), (8, &[10][..]));
+    ///
+    /// let mut few = [MaybeUninit::uninit(); 8];
+    /// assert!(ColumnVec::<(u8, (u32, ())), _>::in_bytes(&mut few, 8).is_none());
+    /// ```
+    #[must_use]
+    pub fn in_bytes(bytes: &'s mut [MaybeUninit<u8>], rows: usize) -> Option<Self> {
+        let (base, end) = (bytes.as_mut_ptr().cast::<u8>(), bytes.len());
+        // C1 for a vector over storage: each column is `rows` elements of `bytes`, apart
+        // from the others, borrowed uniquely for `'s`, which `Fixed<'s>` carries.
+        let raw = L::raw_carve(base, 0, end, rows)?;
+        Some(ColumnVec { raw, len: 0, cap: rows, memory: PhantomData })
     }
 }
 
@@ -1387,5 +1445,31 @@ mod tests {
         x.push((3, ()));
         x.push((4, ()));
         assert_eq!(x.slices().0, [2, 3, 4]);
+    }
+
+    #[test]
+    fn columns_cut_from_bytes_are_aligned_apart_and_bounded() {
+        let mut buf = [core::mem::MaybeUninit::<u8>::uninit(); 80];
+        // An odd start: every column after the first needs padding.
+        let bytes = &mut buf[1..];
+        let mut rows = ColumnVec::<(u8, (u64, ((), (u16, ())))), _>::in_bytes(bytes, 5).unwrap();
+        for i in 0..5_u8 {
+            rows.push((i, (u64::from(i) << 40, ((), (u16::from(i) * 3, ())))));
+        }
+        assert!(rows.try_push((9, (9, ((), (9, ()))))).is_err(), "five rows, no more");
+        let (a, (b, (units, (c, ())))) = rows.slices();
+        assert_eq!((a.len(), units.len()), (5, 5));
+        assert!(b.as_ptr().is_aligned() && c.as_ptr().is_aligned());
+        let (a_end, b_start) = (a.as_ptr_range().end.addr(), b.as_ptr().addr());
+        assert!(a_end <= b_start && b.as_ptr_range().end.addr() <= c.as_ptr().addr());
+        assert_eq!(b[4], 4 << 40);
+        assert_eq!(c, [0, 3, 6, 9, 12]);
+        drop(rows);
+        // Too few bytes for the rows asked: none is made.
+        let mut small = [core::mem::MaybeUninit::<u8>::uninit(); 16];
+        assert!(ColumnVec::<(u8, (u64, ())), _>::in_bytes(&mut small, 2).is_none());
+        assert!(ColumnVec::<(u8, (u64, ())), _>::in_bytes(&mut small, 0).is_some());
+        assert!(ColumnVec::<((), ()), _>::in_bytes(&mut [], usize::MAX).is_some());
+        assert!(ColumnVec::<(u8, ()), _>::in_bytes(&mut small, usize::MAX).is_none());
     }
 }

@@ -31,8 +31,8 @@
 //!   row's fields (see `pool/soa/row.rs`).
 //! - **Over a caller's memory**: `SoaPool<'id, R, Fixed<'s>>`
 //!   ([`with_storage`](SoaPool::with_storage)) keeps its index in the
-//!   [`SoaStorage`]'s `PoolStorage` and its columns in the storage's arrays, both
-//!   borrowed for `'s`. The columns' type, `R::Storage<Fixed<'s>>`, carries the borrow,
+//!   [`SoaStorage`]'s `PoolStorage` and its columns in the storage's bytes (cut by
+//!   [`SoaRow::storage_in`]), both borrowed for `'s`. The columns' type, `R::Storage<Fixed<'s>>`, carries the borrow,
 //!   so not even a hand-written `SoaRow` can keep them past it; the index is a `Pool`
 //!   over storage (which carries no lifetime), made by an `unsafe` constructor whose
 //!   promise the pool's type keeps: the pool cannot outlive `'s`. The index and the
@@ -197,13 +197,14 @@ impl<'s, R: SoaRow> SoaPool<'_, R, Fixed<'s>> {
         storage: &'s mut SoaStorage<R, N>,
         f: impl for<'id> FnOnce(SoaPool<'id, R, Fixed<'s>>) -> T,
     ) -> T {
-        let (index, arrays) = storage.parts();
+        let (index, bytes) = storage.parts();
+        let Some(columns) = R::storage_in(bytes, N) else { refused_storage(N) };
         Brand::with(|brand| {
             // SAFETY: the index's storage is borrowed for `'s`, which the pool's type
             // carries (`Fixed<'s>`) beside the columns' borrow: it outlives the pool,
             // and nothing else uses it meanwhile.
             let rows = unsafe { RowIndex::over_storage(index, brand) };
-            f(SoaPool { rows, storage: R::storage_in(arrays) })
+            f(SoaPool { rows, storage: columns })
         })
     }
 }
@@ -1044,6 +1045,14 @@ impl<'id, R: SoaRow, M: Memory> SoaPool<'id, R, M> {
             "a SoaRow implementation changed its columns apart from the row index"
         );
     }
+}
+
+/// A hand-written [`SoaRow::storage_in`] that refused the bytes of a [`SoaStorage`] (the
+/// derive's never does: see `pool/soa/storage.rs`).
+#[cold]
+#[track_caller]
+fn refused_storage(rows: usize) -> ! {
+    panic!("arena-kit: SoaRow::storage_in refused the bytes of a SoaStorage of {rows} rows")
 }
 
 impl<R: SoaRow, M: Memory> fmt::Debug for SoaPool<'_, R, M> {

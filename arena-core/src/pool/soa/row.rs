@@ -24,12 +24,12 @@
 //! - After `try_reserve(storage, n)` succeeds, `n` pushes do not allocate (and so do not
 //!   fail or panic).
 //! - **Two kinds of memory.** `Storage<M>` is the columns on the heap (`M` =
-//!   [`Heap`](crate::pool::Heap), made by `new_storage`) or in a caller's `Arrays<N>`
-//!   borrowed for `'s` (`M` = [`Fixed<'s>`](crate::pool::Fixed), made by `storage_in`),
-//!   and every function works on either. The borrow is in the type, so an
+//!   [`Heap`](crate::pool::Heap), made by `new_storage`) or in a caller's bytes borrowed
+//!   for `'s` (`M` = [`Fixed<'s>`](crate::pool::Fixed), made by `storage_in`), and
+//!   every function works on either. The borrow is in the type, so an
 //!   implementation cannot keep the columns past the storage's life (nothing `'static`
 //!   can hold a `Storage<Fixed<'s>>`), and `SoaPool` needs no promise from it for that:
-//!   the trait stays safe to implement. A storage over `N` arrays holds `N` rows: its
+//!   the trait stays safe to implement. A storage made for `N` rows holds `N`: its
 //!   `try_reserve` fails past them, and `SoaPool` never asks for more, since its index
 //!   over the same `N` refuses first.
 //! - `Columns` and `ColumnsMut` are views of every column as a slice, `Ref` and `Mut`
@@ -47,6 +47,8 @@
 //! is named, also under `for<'a>`.
 //!
 //! [`SoaPool`]: crate::SoaPool
+
+use core::mem::MaybeUninit;
 
 use crate::error::AllocError;
 #[cfg(feature = "alloc")]
@@ -120,25 +122,23 @@ pub type ColumnsMut<'a, R> = <R as Views<'a>>::ColumnsMut;
 /// ```
 pub trait SoaRow: Sized + for<'a> Views<'a> {
     /// The columns: the slot column and one per field, on the heap (`M` =
-    /// [`Heap`](crate::pool::Heap)) or in a caller's [`Arrays`](Self::Arrays) (`M` =
+    /// [`Heap`](crate::pool::Heap)) or in a caller's bytes (`M` =
     /// [`Fixed<'s>`](crate::pool::Fixed)). The derive uses a
     /// [`ColumnVec<_, M>`](crate::pool::soa::ColumnVec) whose first column holds the
     /// slots.
     type Storage<M: Memory>;
 
-    /// Room for `N` rows of every column, in a caller's memory (the derive uses a
-    /// [`ColumnStorage`](crate::pool::soa::ColumnStorage)).
-    type Arrays<const N: usize>;
-
     /// Empty columns on the heap, with room for `capacity` rows each.
     #[cfg(feature = "alloc")]
     fn new_storage(capacity: usize) -> Self::Storage<Heap>;
 
-    /// Room for `N` rows, uninitialised (making it writes nothing).
-    fn new_arrays<const N: usize>() -> Self::Arrays<N>;
-
-    /// Empty columns over `arrays`, with room for `N` rows each and never more.
-    fn storage_in<const N: usize>(arrays: &mut Self::Arrays<N>) -> Self::Storage<Fixed<'_>>;
+    /// Empty columns cut from `bytes`, with room for `rows` rows each and never more;
+    /// `None` if the bytes cannot hold them. A
+    /// [`SoaStorage<Self, N>`](crate::pool::soa::SoaStorage) hands over bytes enough for
+    /// `N` rows of the slot column and of every field, each column aligned for its type
+    /// (the derive cuts them with
+    /// [`ColumnVec::in_bytes`](crate::pool::soa::ColumnVec::in_bytes)).
+    fn storage_in(bytes: &mut [MaybeUninit<u8>], rows: usize) -> Option<Self::Storage<Fixed<'_>>>;
 
     /// The number of rows (every column's length).
     fn column_len<M: Memory>(storage: &Self::Storage<M>) -> usize;
@@ -147,7 +147,7 @@ pub trait SoaRow: Sized + for<'a> Views<'a> {
     ///
     /// # Panics
     ///
-    /// As `Vec::reserve` on the heap; over arrays, if they cannot hold the rows.
+    /// As `Vec::reserve` on the heap; over storage, if it cannot hold the rows.
     fn reserve<M: Memory>(storage: &mut Self::Storage<M>, additional: usize);
 
     /// Makes room for `additional` more rows in every column, or says why not.
@@ -155,13 +155,13 @@ pub trait SoaRow: Sized + for<'a> Views<'a> {
     /// # Errors
     ///
     /// As [`ColumnVec::try_reserve`](crate::pool::soa::ColumnVec::try_reserve): out of
-    /// memory on the heap (columns already grown stay grown), out of room over arrays.
+    /// memory on the heap (columns already grown stay grown), out of room over storage.
     fn try_reserve<M: Memory>(
         storage: &mut Self::Storage<M>,
         additional: usize,
     ) -> Result<(), AllocError>;
 
-    /// Gives unused capacity back in every column (on the heap; arrays stay).
+    /// Gives unused capacity back in every column (on the heap; storage stays).
     fn shrink_to_fit<M: Memory>(storage: &mut Self::Storage<M>);
 
     /// Appends `value` as the last row, one field per column, with `slot` in the slot

@@ -1,8 +1,26 @@
 //! [`SoaStorage`]: room for `N` rows of a [`SoaPool`](crate::SoaPool) in the caller's
 //! memory, for code without an allocator.
+//!
+//! # Design
+//!
+//! Core cannot name a struct's column types (the derive keeps them in its own structs:
+//! a `pub` struct's private field types may not appear in a public impl), so the storage
+//! is sized from the row type itself: the index's slots, `N` slots of the slot column,
+//! and `N + 1` rows of `R`, every part `MaybeUninit`, in one `#[repr(C)]` region that
+//! the pool hands to [`SoaRow::storage_in`] as bytes. The derive cuts its field columns
+//! from those bytes, one after another, each aligned for its type
+//! ([`ColumnVec::in_bytes`](crate::pool::soa::ColumnVec::in_bytes)). They always fit:
+//! the slot column takes `4 N` bytes at the aligned start; a field column takes `N`
+//! times its size after at most `align - 1` bytes of padding, and a field's alignment is
+//! at most its size (zero-sized fields take no bytes), so the field columns need at most
+//! `N` times the sum of the field sizes plus that sum again: within `(N + 1)` rows of
+//! `R`, which holds every field. Nothing is written to make a storage or a pool over it
+//! (no value of the columns is built, on the stack or elsewhere), so `new` is `const`
+//! and a storage can be as large as its memory.
 
 use core::fmt;
 use core::mem::MaybeUninit;
+use core::ptr;
 
 use crate::pool::PoolStorage;
 use crate::pool::soa::row::SoaRow;
@@ -20,12 +38,10 @@ use crate::pool::soa::row::SoaRow;
 ///
 /// # Cost
 ///
-/// The pool's index, `N` slots of 8 bytes (a row number and a meta word), and `N`
-/// elements of each column: the slot column's `u32` and every field's type; nothing
-/// else. Making one writes nothing. The first pool over it sets up the columns' arrays
-/// from [`SoaRow::new_arrays`]: an uninitialised value, which an optimised build never
-/// copies (one flag is written), but an unoptimised build moves through the stack, so
-/// a debug build needs stack for the arrays once, where the first pool is made.
+/// The pool's index, `N` slots of 8 bytes (a row number and a meta word), the slot
+/// column's `N` `u32`s, and `N + 1` rows' worth of the struct's size for its field
+/// columns (see the module docs: the one row more pays for aligning each column).
+/// Making one writes nothing, and neither does making a pool over it.
 ///
 /// # Examples
 ///
@@ -50,11 +66,16 @@ use crate::pool::soa::row::SoaRow;
 pub struct SoaStorage<R: SoaRow, const N: usize> {
     /// The index's slots: slot to row.
     index: PoolStorage<u32, N>,
-    /// The columns' arrays, written by the first pool made over this storage
-    /// (`SoaRow::new_arrays`, which writes nothing a derived row reads) and valid from
-    /// then on; `initialised` says whether that happened.
-    arrays: MaybeUninit<R::Arrays<N>>,
-    initialised: bool,
+    /// The columns' bytes.
+    columns: ColumnBytes<R, N>,
+}
+
+/// The columns' memory, one region: the slot column's, then room for the fields'.
+#[repr(C)]
+struct ColumnBytes<R, const N: usize> {
+    slots: [MaybeUninit<u32>; N],
+    rows: [MaybeUninit<R>; N],
+    spare: MaybeUninit<R>,
 }
 
 impl<R: SoaRow, const N: usize> SoaStorage<R, N> {
@@ -78,7 +99,14 @@ impl<R: SoaRow, const N: usize> SoaStorage<R, N> {
     /// ```
     #[must_use]
     pub const fn new() -> Self {
-        SoaStorage { index: PoolStorage::new(), arrays: MaybeUninit::uninit(), initialised: false }
+        SoaStorage {
+            index: PoolStorage::new(),
+            columns: ColumnBytes {
+                slots: [const { MaybeUninit::uninit() }; N],
+                rows: [const { MaybeUninit::uninit() }; N],
+                spare: MaybeUninit::uninit(),
+            },
+        }
     }
 
     /// `N`: the values a pool over this storage holds at once.
@@ -87,29 +115,15 @@ impl<R: SoaRow, const N: usize> SoaStorage<R, N> {
         N
     }
 
-    /// The index's slots and the columns' arrays, for the pool made over them.
-    pub(super) fn parts(&mut self) -> (&mut PoolStorage<u32, N>, &mut R::Arrays<N>) {
-        if !self.initialised {
-            self.arrays.write(R::new_arrays());
-            self.initialised = true;
-        }
-        // SAFETY: `arrays` was written above, or by an earlier call (`initialised`), with
-        // a value of its type, and nothing but this type writes it (a private field).
-        let arrays = unsafe { self.arrays.assume_init_mut() };
-        (&mut self.index, arrays)
-    }
-}
-
-impl<R: SoaRow, const N: usize> Drop for SoaStorage<R, N> {
-    /// Drops the arrays if a pool set them up (a hand-written `SoaRow` may keep
-    /// something to drop there; the derive's arrays have nothing). The rows are not the
-    /// storage's: each pool dropped its own.
-    fn drop(&mut self) {
-        if self.initialised {
-            // SAFETY: `initialised` says `parts` wrote `arrays` with a value of its type;
-            // it is dropped once, here, and the storage is not used again.
-            unsafe { self.arrays.assume_init_drop() };
-        }
+    /// The index's slots and the columns' bytes, for the pool made over them.
+    pub(super) fn parts(&mut self) -> (&mut PoolStorage<u32, N>, &mut [MaybeUninit<u8>]) {
+        let region = ptr::from_mut(&mut self.columns).cast::<MaybeUninit<u8>>();
+        // SAFETY: the region is the `size_of::<ColumnBytes<R, N>>()` bytes of a field
+        // borrowed mutably here, apart from `index`; every field of it is a
+        // `MaybeUninit`, so any byte of it, padding too, may be seen as one.
+        let bytes =
+            unsafe { core::slice::from_raw_parts_mut(region, size_of::<ColumnBytes<R, N>>()) };
+        (&mut self.index, bytes)
     }
 }
 

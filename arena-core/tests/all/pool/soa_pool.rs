@@ -12,6 +12,7 @@
 )]
 
 use std::cell::Cell;
+use std::mem::MaybeUninit;
 
 use arena_kit::pool::soa::{self, SoaStorage};
 use arena_kit::pool::{Fixed, Heap, Memory};
@@ -376,14 +377,12 @@ impl<'a> soa::Views<'a> for Broken {
 
 impl SoaRow for Broken {
     type Storage<M: Memory> = (Vec<u8>, Vec<u8>, Vec<u32>);
-    type Arrays<const N: usize> = ();
 
     fn new_storage(capacity: usize) -> Self::Storage<Heap> {
         (Vec::with_capacity(capacity), Vec::with_capacity(capacity), Vec::new())
     }
-    fn new_arrays<const N: usize>() {}
-    fn storage_in<const N: usize>((): &mut ()) -> Self::Storage<Fixed<'_>> {
-        (Vec::new(), Vec::new(), Vec::new()) // the heap even here: safe, if odd
+    fn storage_in(_: &mut [MaybeUninit<u8>], _: usize) -> Option<Self::Storage<Fixed<'_>>> {
+        None // refuses every storage
     }
     fn column_len<M: Memory>(storage: &Self::Storage<M>) -> usize {
         storage.0.len()
@@ -489,18 +488,13 @@ impl<'a> soa::Views<'a> for Lazy {
 
 impl SoaRow for Lazy {
     type Storage<M: Memory> = (Vec<u32>, Vec<Box<u8>>);
-    /// Arrays that own memory: the storage must drop them (Miri checks for the leak).
-    type Arrays<const N: usize> = Vec<u32>;
 
     fn new_storage(capacity: usize) -> Self::Storage<Heap> {
         (Vec::with_capacity(capacity), Vec::with_capacity(capacity))
     }
-    fn new_arrays<const N: usize>() -> Vec<u32> {
-        Vec::with_capacity(N)
-    }
-    fn storage_in<const N: usize>(arrays: &mut Vec<u32>) -> Self::Storage<Fixed<'_>> {
-        arrays.push(7); // the arrays are this impl's to use as it likes
-        (Vec::new(), Vec::new())
+    fn storage_in(bytes: &mut [MaybeUninit<u8>], _: usize) -> Option<Self::Storage<Fixed<'_>>> {
+        bytes.fill(MaybeUninit::new(0xA5)); // the bytes are this impl's to use as it likes
+        Some((Vec::new(), Vec::new())) // and the heap even here: safe, if odd
     }
     fn column_len<M: Memory>(storage: &Self::Storage<M>) -> usize {
         storage.1.len()
@@ -737,8 +731,7 @@ fn a_forgotten_pool_over_storage_leaks_and_the_storage_serves_the_next() {
 #[test]
 fn a_hand_written_row_may_keep_heap_columns_even_over_storage() {
     // `Lazy` answers `storage_in` with heap vectors: odd, but safe, and the pool's index
-    // still lives in the storage and bounds it. Its arrays own a `Vec`, which the
-    // storage drops at its end (a leak otherwise, which Miri reports).
+    // still lives in the storage and bounds it.
     let mut storage = SoaStorage::<Lazy, 3>::new();
     SoaPool::with_storage(&mut storage, |mut pool| {
         let keys: Vec<_> = (0..3).map(|i| pool.insert_keyed(Lazy(Box::new(i)))).collect();
@@ -747,5 +740,74 @@ fn a_hand_written_row_may_keep_heap_columns_even_over_storage() {
         assert_eq!(pool.len(), 3);
         assert_eq!(pool.remove_key(keys[0]).map(|v| *v.0), Some(0));
         assert_eq!(pool.get_key(keys[2]).map(|v| **v), Some(2));
+    });
+}
+
+#[test]
+#[should_panic(expected = "SoaRow::storage_in refused the bytes of a SoaStorage of 2 rows")]
+fn a_row_that_refuses_its_storage_is_a_panic_before_any_pool() {
+    let mut storage = SoaStorage::<Broken, 2>::new();
+    SoaPool::with_storage(&mut storage, |_| unreachable!("no pool is made"));
+}
+
+/// Fields whose order in memory the compiler chooses: the columns cut in field order
+/// pad between them, and a zero-sized field has an alignment of 8.
+#[derive(ArenaAlloc, Debug, Clone, Copy, PartialEq)]
+#[arena(soa)]
+struct Awkward {
+    a: u8,
+    b: u16,
+    c: u8,
+    none: [u64; 0],
+    d: u8,
+}
+
+/// A field aligned to 16 after a byte.
+#[derive(ArenaAlloc, Debug, Clone, Copy, PartialEq)]
+#[arena(soa)]
+struct Wide {
+    a: u8,
+    b: u128,
+}
+
+/// Fills a pool over a storage of `N` rows of `R` to the brim, reads every row back.
+fn fill<R: SoaRow + Copy + PartialEq + std::fmt::Debug, const N: usize>(make: impl Fn(usize) -> R)
+where
+    for<'a> soa::RowRef<'a, R>: Copy,
+{
+    let mut storage = SoaStorage::<R, N>::new();
+    SoaPool::with_storage(&mut storage, |mut pool| {
+        let keys: Vec<_> = (0..N).map(|i| pool.insert_keyed(make(i))).collect();
+        assert!(pool.try_insert_keyed(make(N)).is_err(), "{N} rows, no more");
+        assert_eq!(pool.len(), N);
+        for (i, k) in keys.into_iter().enumerate() {
+            assert!(pool.contains_key(k), "row {i} of {N}");
+        }
+    });
+}
+
+#[test]
+fn a_storage_holds_its_rows_whatever_the_fields_layout() {
+    let awkward = |i: usize| {
+        let i = u8::try_from(i).unwrap();
+        Awkward { a: i, b: u16::from(i) * 300, c: !i, none: [], d: i ^ 0x5A }
+    };
+    fill::<Awkward, 0>(awkward);
+    fill::<Awkward, 1>(awkward);
+    fill::<Awkward, 2>(awkward);
+    fill::<Awkward, 7>(awkward);
+    let wide = |i: usize| Wide { a: u8::try_from(i).unwrap(), b: u128::MAX - i as u128 };
+    fill::<Wide, 1>(wide);
+    fill::<Wide, 5>(wide);
+    let mut storage = SoaStorage::<Awkward, 3>::new();
+    AwkwardPool::with_storage(&mut storage, |mut pool| {
+        let k = pool.insert_keyed(awkward(1));
+        pool.insert_keyed(awkward(2));
+        let h = pool.insert(awkward(3));
+        assert_eq!(pool.b_column(), [300, 600, 900]);
+        assert_eq!(*pool.d(&h), 3 ^ 0x5A);
+        assert_eq!(pool.remove_key(k), Some(awkward(1)));
+        assert_eq!(pool.remove(h), awkward(3));
+        assert_eq!(pool.c_column(), [!2]);
     });
 }
