@@ -34,7 +34,10 @@
 )]
 
 use std::hint::black_box;
+use std::sync::{Mutex, PoisonError};
 
+use arena_kit::pool::Memory;
+use arena_kit::pool::soa::SoaStorage;
 use arena_kit::{ArenaAlloc, Handle, Pool};
 use soa_derive::StructOfArray;
 
@@ -116,6 +119,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit derive ParticlePool", run: derived_pool },
     Contender { name: "arena-kit Pool<Particle> by hand", run: hand_pool },
     Contender { name: "arena-kit derive soa pool", run: derived_soa },
+    Contender { name: "arena-kit derive soa pool on SoaStorage (no heap)", run: derived_soa_fixed },
     Contender { name: "soa_derive ParticleVec + u32 free list", run: soa_derive_free_list },
     Contender { name: "Box", run: boxed },
     Contender { name: "slab Slab", run: slab },
@@ -152,20 +156,36 @@ fn churn_pool(n: usize, pool: &mut Pool<'_, Particle>) -> u64 {
 /// The generated struct-of-arrays pool (rows move on removal: one more indirection).
 #[must_use]
 pub fn derived_soa(n: usize) -> u64 {
-    SoaParticlePool::with_capacity(SLOTS, |mut pool| {
-        let mut table: Vec<Option<SoaParticleHandle<'_>>> = (0..SLOTS).map(|_| None).collect();
-        let sum = churn(n, |slot, id| {
-            let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
-            let h = pool.insert(Particle::new(id).into());
-            let row = pool.get_mut(&h);
-            for (p, v) in row.pos.iter_mut().zip(*row.vel) {
-                *p += v;
-            }
-            table[slot] = Some(h);
-            freed
-        });
-        sum + leftover(table.iter().flatten().map(|h| pool.pos(h)[0]))
-    })
+    SoaParticlePool::with_capacity(SLOTS, |mut pool| churn_soa(n, &mut pool))
+}
+
+/// The storage of [`derived_soa_fixed`]: a `static`, as firmware keeps it (about 1 MiB),
+/// behind a lock only because tests may run contenders at once.
+static SOA_STORAGE: Mutex<SoaStorage<SoaParticle, SLOTS>> = Mutex::new(SoaStorage::new());
+
+/// The generated struct-of-arrays pool over a `SoaStorage` of exactly `SLOTS` rows: the
+/// same pool code on fixed memory (the pool never calls an allocator; the table of
+/// handles is the workload's, as for every contender).
+#[must_use]
+pub fn derived_soa_fixed(n: usize) -> u64 {
+    let mut storage = SOA_STORAGE.lock().unwrap_or_else(PoisonError::into_inner);
+    SoaParticlePool::with_storage(&mut storage, |mut pool| churn_soa(n, &mut pool))
+}
+
+/// W8's churn on a generated struct-of-arrays pool, on either memory.
+fn churn_soa<M: Memory>(n: usize, pool: &mut SoaParticlePool<'_, M>) -> u64 {
+    let mut table: Vec<Option<SoaParticleHandle<'_>>> = (0..SLOTS).map(|_| None).collect();
+    let sum = churn(n, |slot, id| {
+        let freed = table[slot].take().map_or(0, |h| pool.remove(h).mass as u64);
+        let h = pool.insert(Particle::new(id).into());
+        let row = pool.get_mut(&h);
+        for (p, v) in row.pos.iter_mut().zip(*row.vel) {
+            *p += v;
+        }
+        table[slot] = Some(h);
+        freed
+    });
+    sum + leftover(table.iter().flatten().map(|h| pool.pos(h)[0]))
 }
 
 /// `soa_derive`'s `ParticleVec` (one `Vec` per field, no removal by key) with a
