@@ -526,11 +526,10 @@ impl<H, T: ColumnList> ColumnList for (H, T) {
         // The elements cut off: from `new_len` (at most `len`, within the column) on.
         let cut =
             ptr::slice_from_raw_parts_mut(head.as_mut_ptr().wrapping_add(new_len), len - new_len);
+        // No `Vec` is rebuilt: the column may be a caller's storage. `drop_in_place` on a
+        // slice drops the rest of it if one destructor panics, as `Vec::truncate` does.
         // SAFETY: the caller guarantees the column holds `len` initialised elements and
-        // records `new_len` as the length, so these are no longer counted and each is
-        // dropped once, here (`drop_in_place` on a slice drops the rest of it if one
-        // destructor panics, as `Vec::truncate` does). No `Vec` is rebuilt: the column
-        // may be a caller's storage.
+        // records `new_len` as the length: these are no longer counted, dropped once here.
         unsafe { ptr::drop_in_place(cut) };
     }
 
