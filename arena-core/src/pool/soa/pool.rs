@@ -32,8 +32,9 @@
 //! - **Over a caller's memory**: `SoaPool<'id, R, Fixed<'s>>`
 //!   ([`with_storage`](SoaPool::with_storage)) keeps its index in the
 //!   [`SoaStorage`]'s `PoolStorage` and its columns in the storage's bytes (cut by
-//!   [`SoaRow::storage_in`]), both borrowed for `'s`. The columns' type, `R::Storage<Fixed<'s>>`, carries the borrow,
-//!   so not even a hand-written `SoaRow` can keep them past it; the index is a `Pool`
+//!   [`SoaRow::storage_in`]), both borrowed for `'s`. The columns' type,
+//!   `R::Storage<Fixed<'s>>`, carries the borrow, so not even a hand-written `SoaRow`
+//!   can keep them past it; the index is a `Pool`
 //!   over storage (which carries no lifetime), made by an `unsafe` constructor whose
 //!   promise the pool's type keeps: the pool cannot outlive `'s`. The index and the
 //!   columns hold `N` each, so an insert into a full pool is refused by the index
@@ -49,10 +50,11 @@
 //! one element per column and rewrites one slot of the index (the moved row's). A
 //! lookup by handle reads the index, then each column it returns a reference into (one
 //! bounds check each). Over storage the costs are the same (the same code; the
-//! memory parameter only picks the constructors). `retain` is one pass (see `pool/soa/compaction.rs`): a row kept
-//! costs its visit, with no bounds check per column and, while no handle owns a row, no
-//! read of its slot unless the closure uses the key; a row removed costs a swap with the
-//! last row, a write of its slot's row, and a pop.
+//! memory parameter only picks the constructors). `retain` is one pass (see
+//! `pool/soa/compaction.rs`): a row kept costs its visit, with no bounds check per
+//! column and, while no handle owns a row, no read of its slot unless the closure uses
+//! the key; a row removed costs a swap with the last row, a write of its slot's row,
+//! and a pop.
 
 use core::fmt;
 use core::iter::FusedIterator;
