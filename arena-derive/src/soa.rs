@@ -25,7 +25,7 @@
 //! at compile time by `must_not_impl_drop`).
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{GenericParam, Generics, Lifetime, LifetimeParam};
@@ -88,16 +88,6 @@ impl Views {
         let mut generics = self.user_generics.clone();
         generics.params.push(syn::parse_quote!(#memory: #krate::pool::Memory = #krate::pool::Heap));
         generics
-    }
-
-    /// The struct's parameters as arguments (`'a, T, N`), then `last`.
-    fn args_then(&self, last: &TokenStream) -> TokenStream {
-        let args = self.user_generics.params.iter().map(|p| match p {
-            GenericParam::Lifetime(lt) => lt.lifetime.to_token_stream(),
-            GenericParam::Type(t) => t.ident.to_token_stream(),
-            GenericParam::Const(c) => c.ident.to_token_stream(),
-        });
-        quote!(<#( #args, )* #last>)
     }
 }
 
@@ -243,8 +233,6 @@ fn with_storage_fns(
         let (_, struct_args, _) = plan.input.generics.split_for_impl();
         let any_fixed = generics.with_last_arg(quote!(#krate::pool::Fixed<#anon>));
         let any_fixed_ty = any_fixed.pool_ty(plan, &anon);
-        let bound_ty =
-            generics.with_last_arg(quote!(#krate::pool::Fixed<#borrow>)).pool_ty(plan, &brand);
         let heap_ty = generics.with_last_arg(quote!(#krate::pool::Heap)).pool_ty(plan, &anon);
         let (outer_impl, _, outer_where) = generics.outer.split_for_impl();
         quote! {
@@ -252,7 +240,7 @@ fn with_storage_fns(
             impl #outer_impl #heap_ty #outer_where {
                 #[doc = #doc]
                 #vis fn with_fixed<#out>(
-                    #f: impl for<#brand, #borrow> ::core::ops::FnOnce(#bound_ty) -> #out,
+                    #f: impl for<#brand, #borrow> ::core::ops::FnOnce(#inner_ty) -> #out,
                 ) -> #out {
                     <#any_fixed_ty>::with_storage(&mut <#alias #struct_args>::new(), #f)
                 }
@@ -403,11 +391,8 @@ fn soa_row(plan: &Plan<'_>, views: &Views, columns: &[Column<'_>]) -> TokenStrea
     let (storage_impl, storage_ty, _) = storage_generics.split_for_impl();
     let m = &views.memory;
     let memory = quote!(#krate::pool::Memory);
-    let storage_of = |arg: TokenStream| {
-        let args = views.args_then(&arg);
-        quote!(#storage #args)
-    };
-    let storage_m = storage_of(quote!(#m));
+    // The storage's own parameters, the memory last: `Storage<M>`'s value in the impl.
+    let storage_m = quote!(#storage #storage_ty);
     let column_vec = quote!(#krate::pool::soa::ColumnVec);
     let usize = quote!(::core::primitive::usize);
     let option = quote!(::core::option::Option);
