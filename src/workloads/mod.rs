@@ -16,6 +16,7 @@ pub mod many_small;
 pub mod mi_alloc;
 pub mod scope_churn;
 pub mod size_classes;
+pub mod static_free_list;
 pub mod static_pools;
 pub mod string_growth;
 pub mod threads;

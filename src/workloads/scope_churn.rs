@@ -6,10 +6,13 @@ use std::hint::black_box;
 
 use allocator_api2::boxed::Box as ApiBox;
 use std::mem::MaybeUninit;
+use std::sync::{Mutex, PoisonError};
 
-use arena_kit::{Arena, BlockPool, BufferBlockPool};
+use arena_kit::pool::PoolStorage;
+use arena_kit::{Arena, BlockPool, BufferBlockPool, Pool};
 
 use super::mi_alloc::MiAlloc;
+use super::static_free_list::StaticFreeList;
 use super::{Contender, sum_rounds};
 
 /// Rounds per run in the seed.
@@ -19,10 +22,12 @@ pub const N: usize = 60_000;
 pub const CONTENDERS: &[Contender] = &[
     Contender { name: "arena-kit Scope on BlockPool", run: scope_on_pool },
     Contender { name: "arena-kit Scope on a buffer (no heap)", run: scope_on_buffer },
+    Contender { name: "arena-kit Scope::scoped on a buffer (no heap)", run: scoped_on_buffer },
     Contender { name: "arena-kit Scope::reset", run: scope_reset },
     Contender { name: "arena-kit Scope::scoped", run: scope_scoped },
     Contender { name: "arena-kit Scope::scoped, 496-byte blocks", run: scope_scoped_small },
     Contender { name: "arena-kit Arena (fresh)", run: arena_fresh },
+    Contender { name: "arena-kit Pool on PoolStorage (no heap)", run: pool_on_storage },
     Contender { name: "arena-kit AtomicPool (no heap)", run: super::static_pools::atomic_w1 },
     Contender { name: "Box", run: boxed },
     Contender { name: "mimalloc Box", run: mimalloc_boxed },
@@ -33,6 +38,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "bump-scope Bump::reset", run: bump_scope_reset },
     Contender { name: "bump-scope Bump::scoped", run: bump_scope_scoped },
     Contender { name: "typed-arena Arena (fresh)", run: typed_arena_fresh },
+    Contender { name: "hand-written static free list (seed 003)", run: static_free_list },
     Contender { name: "limit: reserved Vec, clear", run: limit_reserved_vec },
 ];
 
@@ -50,6 +56,32 @@ pub fn scope_on_buffer(n: usize) -> u64 {
     let mut buffer = [MaybeUninit::uninit(); 512];
     let pool = BufferBlockPool::new(&mut buffer);
     sum_rounds(n, |i| *black_box(pool.scope().alloc(i)))
+}
+
+/// One `Scope` over a 512-byte buffer on the stack, a rewinding nested scope each round:
+/// [`scope_scoped`] with no allocator.
+#[must_use]
+pub fn scoped_on_buffer(n: usize) -> u64 {
+    let mut buffer = [MaybeUninit::uninit(); 512];
+    let pool = BufferBlockPool::new(&mut buffer);
+    let mut scope = pool.scope();
+    sum_rounds(n, |i| scope.scoped(|s| *black_box(s.alloc(i))))
+}
+
+/// A `Pool` over a `PoolStorage` of eight slots on the stack: each round inserts one
+/// value (an owning handle), reads it and removes it. A typed pool rather than an
+/// allocator per round: the no-heap answer for one kind of short-lived value.
+#[must_use]
+pub fn pool_on_storage(n: usize) -> u64 {
+    let mut storage = PoolStorage::<u32, 8>::new();
+    Pool::with_storage(&mut storage, |mut pool| {
+        sum_rounds(n, |i| {
+            let handle = pool.insert(i);
+            let x = *black_box(&pool[&handle]);
+            pool.remove(handle);
+            x
+        })
+    })
 }
 
 /// One `Scope`, reset each round.
@@ -122,6 +154,28 @@ pub fn bumpalo_reset(n: usize) -> u64 {
 #[must_use]
 pub fn typed_arena_fresh(n: usize) -> u64 {
     sum_rounds(n, |i| *black_box(typed_arena::Arena::new().alloc(i)))
+}
+
+/// The list of [`static_free_list`], locked only because tests may run contenders at once.
+static FREE_LIST: Mutex<StaticFreeList<u32, 8>> = Mutex::new(StaticFreeList::new(0));
+
+/// Seed 003's pool written by hand in a `static` (no heap): each round takes a place
+/// from the free list, reads it and puts it back. No handles, no generations, nothing
+/// run at the end: what the no-heap rows are read against.
+///
+/// # Panics
+///
+/// Never: one place is taken at a time, of eight.
+#[must_use]
+pub fn static_free_list(n: usize) -> u64 {
+    let mut list = FREE_LIST.lock().unwrap_or_else(PoisonError::into_inner);
+    list.thread();
+    sum_rounds(n, |i| {
+        let place = list.alloc(i).expect("a vacant place");
+        let x = *black_box(&list[place]);
+        list.free(place);
+        x
+    })
 }
 
 /// The physical limit: one pre-reserved buffer, "allocation" a capacity check and a

@@ -14,6 +14,7 @@ use arena_kit::pool::PoolStorage;
 use arena_kit::{BufferBlockPool, Pool};
 
 use super::Contender;
+use super::static_free_list::StaticFreeList;
 
 /// Iterations per run.
 pub const N: usize = 100_000;
@@ -68,6 +69,7 @@ pub const CONTENDERS: &[Contender] = &[
     Contender { name: "heapless box_pool x2 (no heap)", run: super::static_pools::heapless_w5 },
     Contender { name: "bumpalo Bump", run: bumpalo },
     Contender { name: "slab Slab x2", run: slabs },
+    Contender { name: "hand-written static free lists x2 (seed 003)", run: static_free_lists },
     Contender { name: "limit: two reserved buffers", run: limit_vecs },
 ];
 
@@ -136,6 +138,34 @@ pub fn scope_on_buffer(n: usize) -> u64 {
     let pool = BufferBlockPool::new(&mut buffer[..]);
     let scope = pool.scope();
     iterations(n, || (scope.alloc_copy(Small::default()), scope.alloc_copy(Big::default())))
+}
+
+/// The lists of [`static_free_lists`], locked as [`FIXED_SMALLS`].
+static FREE_SMALLS: Mutex<StaticFreeList<Small, FIXED>> =
+    Mutex::new(StaticFreeList::new(Small { refs: 0, data: 0 }));
+static FREE_BIGS: Mutex<StaticFreeList<Big, FIXED>> =
+    Mutex::new(StaticFreeList::new(Big { refs: 0, data: 0, extra: [0; 5] }));
+
+/// Seed 003 itself, written by hand in `static`s (no heap): two free lists of `u32`
+/// indices threaded through `FIXED` places each, an object taken from each per
+/// iteration and named by its index.
+///
+/// # Panics
+///
+/// If `n` is above `FIXED` (2 * [`N`]): the lists run dry.
+#[must_use]
+pub fn static_free_lists(n: usize) -> u64 {
+    let mut smalls = FREE_SMALLS.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut bigs = FREE_BIGS.lock().unwrap_or_else(PoisonError::into_inner);
+    smalls.thread();
+    bigs.thread();
+    let mut sum = 0;
+    for i in super::values(n) {
+        let s = smalls.alloc(Small::default()).expect("W5's free lists hold FIXED");
+        let b = bigs.alloc(Big::default()).expect("W5's free lists hold FIXED");
+        sum += black_box(work(&mut smalls[s], &mut bigs[b], black_box(i.cast_signed())));
+    }
+    sum
 }
 
 /// One `Arena` for both kinds.
