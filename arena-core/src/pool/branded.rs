@@ -182,6 +182,73 @@ impl<T> Pool<'_, T> {
 }
 
 impl<'id, T> Pool<'id, T> {
+    /// Runs `f` with a new, empty pool carrying `brand` over the caller's `storage`: for
+    /// a value type that mentions the brand itself (see [`Brand`]) with no allocator, as
+    /// [`new_in`](Self::new_in) is on the heap. The pool is
+    /// [`with_storage`](Self::with_storage)'s: `N` values, no growth, a full pool an
+    /// [`AllocError::CapacityExceeded`] from the `try_` methods.
+    ///
+    /// `f` gets the pool by `&mut`, not by value: the brand is the caller's, so a type
+    /// that names it may leave `f`, and a pool that did could outlive `storage`. What
+    /// needs the pool by value (`drain`, `into_iter`) has
+    /// [`drain_keyed`](Self::drain_keyed) and [`clear`](Self::clear) here instead. The
+    /// values still in the pool when `f` returns are dropped then, and the storage is
+    /// empty again.
+    ///
+    /// # Examples
+    ///
+    /// A linked list whose nodes hold keys of their own pool, in eight slots of the
+    /// stack:
+    ///
+    /// ```
+    /// use arena_kit::{Brand, Key, Pool, pool::PoolStorage};
+    ///
+    /// struct Node<'id> { value: u32, next: Option<Key<'id>> }
+    ///
+    /// let sum = Brand::with(|brand| {
+    ///     let mut storage = PoolStorage::<Node<'_>, 8>::new();
+    ///     Pool::with_storage_in(&mut storage, brand, |list| {
+    ///         let mut head = None;
+    ///         for value in 1..=8 {
+    ///             head = Some(list.insert_keyed(Node { value, next: head }));
+    ///         }
+    ///         assert!(list.try_insert_keyed(Node { value: 9, next: head }).is_err()); // full
+    ///         let (mut sum, mut at) = (0, head);
+    ///         while let Some(node) = at.and_then(|key| list.get_key(key)) {
+    ///             sum += node.value;
+    ///             at = node.next;
+    ///         }
+    ///         sum
+    ///     })
+    /// });
+    /// assert_eq!(sum, 36);
+    /// ```
+    ///
+    /// The pool cannot leave `f`, even into a place of its own brand:
+    ///
+    /// ```compile_fail,E0521
+    /// use arena_kit::{Brand, Pool, pool::PoolStorage};
+    ///
+    /// Brand::with(|brand| {
+    ///     let mut outside = None;
+    ///     let mut storage = PoolStorage::<u8, 4>::new();
+    ///     Pool::with_storage_in(&mut storage, brand, |pool| outside = Some(pool));
+    /// });
+    /// ```
+    pub fn with_storage_in<const N: usize, R>(
+        storage: &mut PoolStorage<T, N>,
+        brand: Brand<'id>,
+        f: impl FnOnce(&mut Pool<'id, T>) -> R,
+    ) -> R {
+        // `f` gets a borrow that ends with the call, and no second pool of this brand
+        // exists to swap with (the brand is consumed here): the pool stays in this frame
+        // and is dropped before `storage`'s borrow ends.
+        // SAFETY: so the pool lives within the call, for which `storage` is borrowed
+        // mutably: nothing else uses it, and it outlives the pool.
+        let mut pool = unsafe { Pool::over_storage(storage, brand) };
+        f(&mut pool)
+    }
+
     /// A new, empty pool carrying `brand`, over the caller's `storage`.
     ///
     /// # Safety

@@ -199,15 +199,83 @@ impl<'s, R: SoaRow> SoaPool<'_, R, Fixed<'s>> {
         storage: &'s mut SoaStorage<R, N>,
         f: impl for<'id> FnOnce(SoaPool<'id, R, Fixed<'s>>) -> T,
     ) -> T {
+        Brand::with(|brand| f(SoaPool::new_in_storage(storage, brand)))
+    }
+}
+
+impl<'id, 's, R: SoaRow> SoaPool<'id, R, Fixed<'s>> {
+    /// A new, empty pool carrying `brand` over the caller's `storage`: for a row type
+    /// that mentions the brand itself (see [`Brand`]) with no allocator, as
+    /// [`new_in`](SoaPool::new_in) is on the heap. The pool is
+    /// [`with_storage`](SoaPool::with_storage)'s: `N` rows, no growth, a full pool an
+    /// [`AllocError::CapacityExceeded`] from the `try_` methods.
+    ///
+    /// No closure is needed: the pool's type carries the storage's borrow `'s`, so the
+    /// borrow checker keeps the pool within it, wherever the pool goes. Its values are
+    /// dropped with it; a pool leaked with `mem::forget` leaks its values and leaves the
+    /// storage empty for the next one.
+    ///
+    /// # Panics
+    ///
+    /// If `R`'s [`SoaRow::storage_in`] refuses the storage's bytes (a derived row never
+    /// does).
+    ///
+    /// # Examples
+    ///
+    /// A tree whose nodes name their parent by a key of their own pool, in four rows of
+    /// the stack:
+    ///
+    /// ```
+    /// use arena_kit::{ArenaAlloc, Brand, Key, SoaPool};
+    /// use arena_kit::pool::soa::SoaStorage;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa, brand = 'id)]
+    /// struct Dir<'id> { size: u64, parent: Option<Key<'id>> }
+    ///
+    /// let total = Brand::with(|brand| {
+    ///     let mut storage = SoaStorage::<Dir<'_>, 4>::new();
+    ///     let mut dirs = SoaPool::new_in_storage(&mut storage, brand);
+    ///     let root = dirs.insert_keyed(Dir { size: 1, parent: None });
+    ///     let usr = dirs.insert_keyed(Dir { size: 2, parent: Some(root) });
+    ///     dirs.insert_keyed(Dir { size: 4, parent: Some(usr) });
+    ///     assert_eq!(dirs.get_key(usr).map(|d| *d.parent), Some(Some(root)));
+    ///     dirs.columns().size.iter().sum::<u64>()
+    /// });
+    /// assert_eq!(total, 7);
+    /// ```
+    ///
+    /// The pool cannot outlive the storage:
+    ///
+    /// ```compile_fail,E0597
+    /// use arena_kit::{ArenaAlloc, Brand, SoaPool};
+    /// use arena_kit::pool::soa::SoaStorage;
+    ///
+    /// #[derive(ArenaAlloc)]
+    /// #[arena(soa)]
+    /// struct Body { mass: f32 }
+    ///
+    /// Brand::with(|brand| {
+    ///     let pool;
+    ///     {
+    ///         let mut storage = SoaStorage::<Body, 2>::new();
+    ///         pool = SoaPool::new_in_storage(&mut storage, brand);
+    ///     }
+    ///     pool.len()
+    /// });
+    /// ```
+    #[must_use]
+    pub fn new_in_storage<const N: usize>(
+        storage: &'s mut SoaStorage<R, N>,
+        brand: Brand<'id>,
+    ) -> Self {
         let (index, bytes) = storage.parts();
         let Some(columns) = R::storage_in(bytes, N) else { refused_storage(N) };
-        Brand::with(|brand| {
-            // SAFETY: the index's storage is borrowed for `'s`, which the pool's type
-            // carries (`Fixed<'s>`) beside the columns' borrow: it outlives the pool,
-            // and nothing else uses it meanwhile.
-            let rows = unsafe { RowIndex::over_storage(index, brand) };
-            f(SoaPool { rows, storage: columns })
-        })
+        // SAFETY: the index's storage is borrowed for `'s`, which the pool's type carries
+        // (`Fixed<'s>`) beside the columns' borrow: it outlives the pool, and nothing else
+        // uses it meanwhile.
+        let rows = unsafe { RowIndex::over_storage(index, brand) };
+        SoaPool { rows, storage: columns }
     }
 }
 
