@@ -155,6 +155,15 @@ mod brand_names {
         d: &'arena_brand_ u8,
     }
 
+    /// A struct-of-arrays pool whose brand is named `'s` and which has a `'__arena_s`:
+    /// the storage borrow of `new_in_storage` takes a third name.
+    #[derive(ArenaAlloc)]
+    #[arena(soa, brand = 's, capacity = 2)]
+    struct Tree<'s, '__arena_s> {
+        parent: Option<arena_kit::Key<'s>>,
+        weight: &'__arena_s u8,
+    }
+
     #[expect(clippy::trivially_copy_pass_by_ref, reason = "the fn types take a reference")]
     fn double(x: &u8) -> u8 {
         x * 2
@@ -179,7 +188,15 @@ mod brand_names {
             let v = pool.remove(h);
             *v.a + *v.b + *v.c + *v.d
         });
-        bound + whered + fields + refs
+        let tree = arena_kit::Brand::with(|brand| {
+            let mut storage = TreeStorage::new();
+            let mut pool = TreePool::new_in_storage(&mut storage, brand);
+            let root = pool.insert_keyed(Tree { parent: None, weight: &byte });
+            let leaf = pool.insert_keyed(Tree { parent: Some(root), weight: &byte });
+            let up = pool.parent_by_key(leaf).copied().flatten();
+            up.and_then(|k| pool.weight_by_key(k)).map_or(0, |w| **w)
+        });
+        bound + whered + fields + refs + tree
     }
 }
 
@@ -376,7 +393,7 @@ fn hostile_names_around_the_derive_compile_and_work() {
     assert_eq!(shadowed_primitives::works(), 6);
     assert_eq!(names_of_the_expansion::works(), 1 + 3 + 3 + 10 + 9);
     assert_eq!(generic_names::works(), 10);
-    assert_eq!(brand_names::works(), 6 + 7 + 12 + 12);
+    assert_eq!(brand_names::works(), 6 + 7 + 12 + 12 + 3);
     assert_eq!(
         constants_named_like_the_locals::works(),
         16 + 25 + 212 + (2 + 3) + (4 + 5) * 2 + 30 + 40 + 5 + (30 + 2 + 40 + 2)

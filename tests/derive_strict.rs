@@ -48,12 +48,23 @@ pub struct Plain<'a, T: ::std::fmt::Debug> {
 
 /// A struct-of-arrays struct, whose nodes link to each other by key.
 #[derive(ArenaAlloc, Debug, ::std::default::Default)]
-#[arena(soa, brand = 'id)]
+#[arena(soa, brand = 'id, capacity = 2)]
 pub struct Linked<'id> {
     /// Payload.
     pub weight: f64,
     /// Next node.
     pub next: ::std::option::Option<LinkedKey<'id>>,
+}
+
+/// A plain-layout struct whose nodes link to each other by key, with a capacity: the
+/// storage alias names the brand.
+#[derive(ArenaAlloc, Debug)]
+#[arena(brand = 'id, capacity = 2)]
+pub struct Chained<'id> {
+    /// Payload.
+    pub weight: u8,
+    /// Next node.
+    pub next: ::std::option::Option<ChainedKey<'id>>,
 }
 
 /// A tuple struct and a unit struct.
@@ -120,6 +131,32 @@ fn the_strict_expansion_works() {
         sum
     });
     ::std::assert!((total - 4.0).abs() < f64::EPSILON);
+
+    let total = arena_kit::Brand::with(|brand| {
+        let mut storage: LinkedStorage<'_> = LinkedStorage::new();
+        let mut pool = LinkedPool::new_in_storage(&mut storage, brand);
+        let first = pool.insert_keyed(Linked { weight: 0.5, next: ::std::option::Option::None });
+        let next = ::std::option::Option::Some(first);
+        let owned = arena_new!(pool, Linked { weight: 1.0, next });
+        ::std::assert!(try_arena_new!(pool, Linked).is_err(), "two rows");
+        let sum: f64 = ::std::iter::Iterator::sum(pool.weight_column().iter());
+        ::std::mem::drop(owned);
+        sum
+    });
+    ::std::assert!((total - 1.5).abs() < f64::EPSILON);
+    let weight = arena_kit::Brand::with(|brand| {
+        let mut storage: ChainedStorage<'_> = ChainedStorage::new();
+        arena_kit::Pool::with_storage_in(&mut storage, brand, |pool| {
+            let first = pool.insert_keyed(Chained { weight: 1, next: ::std::option::Option::None });
+            let next = ::std::option::Option::Some(first);
+            let second = pool.insert_keyed(Chained { weight: 2, next });
+            pool.get_key(second)
+                .and_then(|c| c.next)
+                .and_then(|k| pool.get_key(k))
+                .map(|c| c.weight)
+        })
+    });
+    ::std::assert_eq!(weight, ::std::option::Option::Some(1));
 
     PairPool::with(|mut pool| {
         let pair = arena_new!(pool, Pair);

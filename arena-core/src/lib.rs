@@ -192,7 +192,9 @@ pub use size_class::SyncSizeClassPool;
 ///     `#[arena(brand = ..)]`). With `#[arena(capacity = N)]`, the alias
 ///     `ParticleStorage` (a `PoolStorage<Particle, N>`, for a `static`, a struct field or
 ///     a [`FixedKeyPool`](pool::FixedKeyPool)) and `ParticlePool::with_fixed(|pool| ..)`,
-///     a pool over one made on the stack: no heap, and no `alloc` needed.
+///     a pool over one made on the stack: no heap, and no `alloc` needed. With
+///     `#[arena(brand = 'id, capacity = N)]` only the alias, `ParticleStorage<'id>`, for
+///     [`Pool::with_storage_in`] inside [`Brand::with`].
 ///   - `#[arena(soa)]`: struct-of-arrays, one column per field, rows kept dense. A
 ///     newtype that derefs to [`SoaPool<'id, Particle>`](SoaPool): `insert`, `remove`
 ///     (gathers the fields back), keys, `get(&h)` / `get_mut(&h)` as row views,
@@ -208,6 +210,9 @@ pub use size_class::SyncSizeClassPool;
 ///     `ParticlePool<'id, Fixed<'s>>`, the same methods), and with
 ///     `#[arena(capacity = N)]` the alias `ParticleStorage` and
 ///     `ParticlePool::with_fixed(|pool| ..)`, as for the plain layout.
+///     `ParticlePool::new_in_storage(&mut storage, brand)` (as
+///     [`SoaPool::new_in_storage`]) is the constructor over storage with a caller's
+///     brand, the only one over storage with `#[arena(brand = ..)]`.
 ///     [`example_generated`] shows a whole expansion.
 /// - `ParticleHandle<'id>` and `ParticleKey<'id>`: aliases of [`Handle`] and [`Key`].
 /// - `impl ArenaNew<Particle> for &mut ParticlePool<'_>`: [`arena_new!`] and

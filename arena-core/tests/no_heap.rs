@@ -23,7 +23,8 @@ use arena_kit::pool::secondary::{FixedSecondaryMap, SecondaryStorage};
 use arena_kit::pool::soa::{ColumnStorage, ColumnVec};
 use arena_kit::pool::{AtomicBox, AtomicPool, FixedKeyPool, PoolStorage};
 use arena_kit::{
-    AllocError, ArenaBox, ArenaString, ArenaVec, BufferBlockPool, Pool, PoolKey, Scope, TypedKey,
+    AllocError, ArenaBox, ArenaString, ArenaVec, Brand, BufferBlockPool, Key, Pool, PoolKey, Scope,
+    TypedKey,
 };
 
 /// The system allocator, counting the calls made on a thread while it is armed.
@@ -461,6 +462,75 @@ fn a_pool_over_storage_inserts_removes_and_checks_keys() {
     assert_eq!(drops(), before + 10);
 }
 
+/// A node of a list whose links are keys of its own pool: its type names the brand.
+struct Link<'id> {
+    tag: Noisy,
+    next: Option<Key<'id>>,
+}
+
+#[test]
+fn a_pool_of_its_own_brand_links_its_values_over_storage() {
+    let before = drops();
+    let sum = Brand::with(|brand| {
+        let mut storage = PoolStorage::<Link<'_>, 4>::new();
+        no_heap(|| {
+            Pool::with_storage_in(&mut storage, brand, |list| {
+                let mut head = None;
+                for i in 1..=3 {
+                    head = Some(list.insert_keyed(Link { tag: Noisy(i), next: head }));
+                }
+                let owned = list.insert(Link { tag: Noisy(10), next: head });
+                let full = list.try_insert_keyed(Link { tag: Noisy(99), next: None });
+                assert!(matches!(
+                    full.as_ref().unwrap_err().error(),
+                    AllocError::CapacityExceeded { max: 4 }
+                ));
+                drop(full.unwrap_err().into_value()); // handed back whole, dropped once
+                let (mut sum, mut at) = (0, list[&owned].next);
+                while let Some(link) = at.and_then(|key| list.get_key(key)) {
+                    sum += link.tag.0;
+                    at = link.next;
+                }
+                // The middle link goes: its key is stale, and the walk stops there.
+                let middle = list.get_key(head.unwrap()).and_then(|l| l.next).unwrap();
+                assert_eq!(list.remove_key(middle).map(|l| l.tag.0), Some(2));
+                assert!(list.get_key(middle).is_none());
+                sum
+            })
+        })
+    });
+    assert_eq!(sum, 6);
+    // 99 handed back, 2 removed, and the three left when the call returned.
+    assert_eq!(drops(), before + 5);
+}
+
+#[test]
+fn a_panic_in_a_pool_of_its_own_brand_drops_every_value_once() {
+    let before = drops();
+    Brand::with(|brand| {
+        let mut storage = PoolStorage::<Link<'_>, 4>::new();
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            Pool::with_storage_in(&mut storage, brand, |list| {
+                let first = list.insert_keyed(Link { tag: Noisy(1), next: None });
+                list.insert_keyed(Link { tag: Noisy(2), next: Some(first) });
+                panic!("half-way");
+            })
+        }));
+        assert!(result.is_err());
+        assert_eq!(drops(), before + 2, "the pool's values dropped while unwinding");
+        // The storage is empty again: a pool over it holds four.
+        Brand::with(|again| {
+            let mut storage = PoolStorage::<Link<'_>, 4>::new();
+            Pool::with_storage_in(&mut storage, again, |list| {
+                for i in 0..4 {
+                    list.insert_keyed(Link { tag: Noisy(i), next: None });
+                }
+                assert!(list.try_insert_keyed(Link { tag: Noisy(4), next: None }).is_err());
+            });
+        });
+    });
+}
+
 arena_kit::new_key_type! {
     /// A session's key in the fixed key pool tests.
     struct SessionKey;
@@ -883,5 +953,82 @@ mod derived {
                 });
             });
         }
+    }
+
+    /// A derived plain pool whose values name its brand, with a capacity: the storage
+    /// alias names the brand, and `Pool::with_storage_in` runs the pool over it.
+    #[derive(arena_kit::ArenaAlloc)]
+    #[arena(brand = 'id, capacity = 3)]
+    struct Task<'id> {
+        tag: super::Noisy,
+        after: Option<TaskKey<'id>>,
+    }
+
+    #[test]
+    fn a_derived_pool_of_its_own_brand_runs_over_its_storage_alias() {
+        let before = super::drops();
+        let order = arena_kit::Brand::with(|brand| {
+            let mut storage = TaskStorage::new();
+            no_heap(|| {
+                arena_kit::Pool::with_storage_in(&mut storage, brand, |tasks| {
+                    let build = tasks.insert_keyed(Task { tag: super::Noisy(1), after: None });
+                    let test =
+                        tasks.insert_keyed(Task { tag: super::Noisy(2), after: Some(build) });
+                    let ship = tasks.insert_keyed(Task { tag: super::Noisy(3), after: Some(test) });
+                    assert!(
+                        tasks.try_insert_keyed(Task { tag: super::Noisy(4), after: None }).is_err()
+                    );
+                    let (mut order, mut at) = (0, Some(ship));
+                    while let Some(task) = at.and_then(|k| tasks.get_key(k)) {
+                        order = order * 10 + task.tag.0;
+                        at = task.after;
+                    }
+                    order
+                })
+            })
+        });
+        assert_eq!(order, 321);
+        assert_eq!(super::drops(), before + 4, "the refused task and the three");
+    }
+
+    /// A derived struct-of-arrays pool whose rows name its brand, with a capacity.
+    #[derive(arena_kit::ArenaAlloc)]
+    #[arena(soa, brand = 'id, capacity = 4)]
+    struct Dir<'id> {
+        size: u64,
+        tag: super::Noisy,
+        parent: Option<arena_kit::Key<'id>>,
+    }
+
+    #[test]
+    fn a_derived_struct_of_arrays_pool_of_its_own_brand_runs_over_storage() {
+        let before = super::drops();
+        let total = arena_kit::Brand::with(|brand| {
+            let mut storage = DirStorage::new();
+            no_heap(|| {
+                let mut dirs = DirPool::new_in_storage(&mut storage, brand);
+                let root = dirs.insert_keyed(Dir { size: 1, tag: super::Noisy(0), parent: None });
+                let usr =
+                    dirs.insert_keyed(Dir { size: 2, tag: super::Noisy(1), parent: Some(root) });
+                let bin = dirs.insert(Dir { size: 4, tag: super::Noisy(2), parent: Some(usr) });
+                // Sizes summed up the tree, through the parent column.
+                let mut at = *dirs.parent(&bin);
+                let mut up = *dirs.size(&bin);
+                while let Some(dir) = at.and_then(|k| dirs.get_key(k)) {
+                    up += *dir.size;
+                    at = *dir.parent;
+                }
+                assert_eq!(up, 7);
+                assert_eq!(
+                    dirs.remove_key(usr).map(|d| d.size),
+                    Some(2),
+                    "gathered from the columns"
+                );
+                assert!(dirs.get_key(usr).is_none() && dirs.get_key(root).is_some());
+                dirs.size_column().iter().sum::<u64>()
+            })
+        });
+        assert_eq!(total, 5);
+        assert_eq!(super::drops(), before + 3, "each row dropped once");
     }
 }

@@ -421,6 +421,25 @@ const _: () = {
         .inner } }
     }
     #[automatically_derived]
+    impl<'s, 'id> PointPool<'id, ::arena_kit::pool::Fixed<'s>> {
+        ///A new, empty [`PointPool`] carrying `brand` over the caller's `storage` (room for `N` values), as `arena_kit::SoaPool::new_in_storage`: no allocator, and the pool's type carries the storage's borrow.
+        #[must_use]
+        pub fn new_in_storage<const __ARENA_N: ::core::primitive::usize>(
+            __arena_storage: &'s mut ::arena_kit::pool::soa::SoaStorage<
+                Point,
+                __ARENA_N,
+            >,
+            __arena_brand: ::arena_kit::Brand<'id>,
+        ) -> Self {
+            PointPool {
+                inner: ::arena_kit::SoaPool::new_in_storage(
+                    __arena_storage,
+                    __arena_brand,
+                ),
+            }
+        }
+    }
+    #[automatically_derived]
     impl<'s> PointPool<'_, ::arena_kit::pool::Fixed<'s>> {
         ///Runs `f` with a new, empty [`PointPool`] over the caller's `storage` (room for `N` values), of a brand of its own, as `arena_kit::SoaPool::with_storage`: the pool never grows and never calls an allocator.
         pub fn with_storage<const __ARENA_N: ::core::primitive::usize, __ArenaOut>(

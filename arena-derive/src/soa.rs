@@ -198,19 +198,18 @@ pub(crate) fn expand(plan: &Plan<'_>, generics: &PoolGenerics, columns: &[Column
     Parts { decls, impls }
 }
 
-/// `with_storage` (the pool over a caller's `SoaStorage`, as `SoaPool::with_storage`)
-/// and, with `#[arena(capacity = N)]`, `with_fixed` (over one in the call's frame). Not
-/// for a struct that names its own pool's brand: its value type mentions the brand,
-/// which a storage made outside the closure cannot.
+/// `new_in_storage` (a pool carrying a caller's brand over a caller's `SoaStorage`, as
+/// `SoaPool::new_in_storage`), `with_storage` (of a brand of its own, as
+/// `SoaPool::with_storage`) and, with `#[arena(capacity = N)]`, `with_fixed` (over one
+/// in the call's frame). A struct that names its own pool's brand gets `new_in_storage`
+/// only: its value type mentions the brand, which a storage made outside the closure of
+/// the other two cannot.
 fn with_storage_fns(
     plan: &Plan<'_>,
     generics: &PoolGenerics,
     views: &Views,
     value_ty: &TokenStream,
 ) -> TokenStream {
-    if plan.brand_is_param {
-        return quote!();
-    }
     let Plan { krate, pool, .. } = plan;
     let vis = plan.input.vis;
     let (brand, anon) = lifetimes(plan);
@@ -221,13 +220,38 @@ fn with_storage_fns(
     let fixed = generics.with_last_arg(quote!(#krate::pool::Fixed<#borrow>));
     let outer_ty = fixed.pool_ty(plan, &anon);
     let inner_ty = fixed.pool_ty(plan, &brand);
+    let n = &views.len;
+    let [f, storage, inner, brand_local] =
+        ["f", "storage", "inner", "brand"].map(|x| names::local(x, &plan.input.names));
+    let mut branded = generics.decl.clone();
+    branded.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(borrow.clone())));
+    let (branded_impl, _, branded_where) = branded.split_for_impl();
+    let new_in_storage_doc = format!(
+        "A new, empty [`{pool}`] carrying `brand` over the caller's `storage` (room for \
+         `N` values), as `arena_kit::SoaPool::new_in_storage`: no allocator, and the \
+         pool's type carries the storage's borrow."
+    );
+    let new_in_storage = quote! {
+        #[automatically_derived]
+        impl #branded_impl #inner_ty #branded_where {
+            #[doc = #new_in_storage_doc]
+            #[must_use]
+            #vis fn new_in_storage<const #n: ::core::primitive::usize>(
+                #storage: &#borrow mut #krate::pool::soa::SoaStorage<#value_ty, #n>,
+                #brand_local: #krate::Brand<#brand>,
+            ) -> Self {
+                #pool { inner: #krate::SoaPool::new_in_storage(#storage, #brand_local) }
+            }
+        }
+    };
+    if plan.brand_is_param {
+        return new_in_storage;
+    }
     let mut outer = generics.outer.clone();
     outer.params.insert(0, GenericParam::Lifetime(LifetimeParam::new(borrow.clone())));
     let (impl_generics, _, where_clause) = outer.split_for_impl();
     let (doc, fixed_doc) = storage_docs(plan, "SoaPool", "row");
     let out = names::type_param("__ArenaOut", &plan.input.names);
-    let n = &views.len;
-    let [f, storage, inner] = ["f", "storage", "inner"].map(|x| names::local(x, &plan.input.names));
     let with_fixed = plan.fixed.as_ref().zip(fixed_doc).map(|(fixed_capacity, doc)| {
         let alias = &fixed_capacity.storage;
         let (_, struct_args, _) = plan.input.generics.split_for_impl();
@@ -248,6 +272,8 @@ fn with_storage_fns(
         }
     });
     quote! {
+        #new_in_storage
+
         #[automatically_derived]
         impl #impl_generics #outer_ty #where_clause {
             #[doc = #doc]

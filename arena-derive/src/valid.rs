@@ -34,9 +34,9 @@ pub(crate) struct Plan<'a> {
     /// Derives for the SoA views (`row_derive`), less `Clone` and `Copy`, which the
     /// shared views always implement and the mutable ones cannot.
     pub row_derive: Vec<Path>,
-    /// `#[arena(capacity = N)]` on a pool without its own brand: the alias
-    /// `{Name}Storage` for a `PoolStorage` (plain) or a `SoaStorage` (`soa`) of `N`
-    /// values, and `with_fixed`.
+    /// `#[arena(capacity = N)]`: the alias `{Name}Storage` for a `PoolStorage` (plain)
+    /// or a `SoaStorage` (`soa`) of `N` values, and, on a pool without its own brand,
+    /// `with_fixed`.
     pub fixed: Option<Fixed<'a>>,
 }
 
@@ -165,7 +165,7 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
         }
         (None, _) => Vec::new(),
     };
-    let fixed = fixed(input, brand_is_param, &layout, errors);
+    let fixed = fixed(input, &layout);
     Plan {
         input,
         krate,
@@ -180,25 +180,11 @@ pub(crate) fn plan<'a>(input: &'a Input<'a>, errors: &mut Errors) -> Plan<'a> {
     }
 }
 
-/// `#[arena(capacity = N)]`, where it can be honoured: a pool whose value type does not
-/// name the pool's brand (a storage made outside `with_storage`'s closure cannot name
-/// the brand made inside it). Elsewhere it is an error, and the plan goes on without it.
-fn fixed<'a>(
-    input: &'a Input<'a>,
-    brand_is_param: bool,
-    layout: &Layout<'_>,
-    errors: &mut Errors,
-) -> Option<Fixed<'a>> {
-    let (span, capacity) = input.attrs.capacity.as_ref()?;
-    if brand_is_param {
-        errors.push(syn::Error::new(
-            *span,
-            "`capacity` cannot be combined with `brand`: a pool over fixed storage gets a \
-             brand of its own inside `with_storage`, which a value type made outside it \
-             cannot name; remove `brand`, or `capacity`",
-        ));
-        return None;
-    }
+/// `#[arena(capacity = N)]`: the alias of a storage of `N` values. With a brand of the
+/// struct's own, the alias names it too, and the pool over it is made inside the brand's
+/// closure (`Pool::with_storage_in`, `{Name}Pool::new_in_storage`).
+fn fixed<'a>(input: &'a Input<'a>, layout: &Layout<'_>) -> Option<Fixed<'a>> {
+    let (_, capacity) = input.attrs.capacity.as_ref()?;
     // A `soa` that did not stand leaves the plain layout, whose storage the alias names.
     let soa = matches!(layout, Layout::Soa(_));
     Some(Fixed { storage: format_ident!("{}Storage", input.ident.unraw()), capacity, soa })
