@@ -33,6 +33,12 @@
 //! draws a random salt, so the versions its keys carry start at a different place in
 //! every pool, and a key of another pool matches a slot here only by a 2^-30 chance.
 //!
+//! A removal tests whether the slot retires before it links it into the free list. With
+//! any salt the last two generations can sit anywhere in the meta words' range, and the
+//! test is a subtraction and a mask ([`Start::quick_vacant_meta`]); with salt 0 they are
+//! its top, and the test is one compare ([`Start::quick_vacant_meta_zero_salt`]), which
+//! the branded pool's removals use (`remove_unchecked::<true>`, `remove_zero_salt`).
+//!
 //! # Invariants
 //!
 //! Every `unsafe` block below relies on one of these, and says which.
@@ -178,7 +184,18 @@ mod start {
         /// with a policy every removal takes the slow path, where the policy is applied;
         /// without one, the removal's fast path tests nothing for it.
         quick_mask: u32,
+        /// The limit of the quick test of storage whose salt is 0 (a branded pool's,
+        /// [`quick_vacant_meta_zero_salt`](Start::quick_vacant_meta_zero_salt)): the
+        /// meta words of the last two generations are at or above
+        /// [`ZERO_SALT_LAST_TWO`] and no other is; zero when a free-slot policy is set,
+        /// so that every removal takes the slow path.
+        zero_salt_limit: u32,
     }
+
+    /// The lowest meta word of the last two generations when the salt is 0: generation
+    /// `MAX_AGE - 1`, flags clear. The generations sit in the top 30 bits, so these are
+    /// the highest meta words there are.
+    const ZERO_SALT_LAST_TWO: u32 = (MAX_AGE - 1) << GEN_SHIFT;
 
     /// The bits of `meta - last_two` that are all clear exactly for a slot whose removal
     /// retires it (see [`Start::next_vacant_meta`]).
@@ -196,13 +213,18 @@ mod start {
                 new_meta: ((salt + floor) & GEN_MASK) << GEN_SHIFT,
                 last_two: (salt.wrapping_sub(2) & GEN_MASK) << GEN_SHIFT,
                 quick_mask: RETIRE_MASK,
+                zero_salt_limit: ZERO_SALT_LAST_TWO,
             }
         }
 
         /// The same, with a free-slot policy set or not: whether every removal takes the
         /// slow path ([`quick_vacant_meta`](Start::quick_vacant_meta)).
         pub(super) fn with_policy(self, policy: bool) -> Self {
-            Start { quick_mask: if policy { 0 } else { RETIRE_MASK }, ..self }
+            Start {
+                quick_mask: if policy { 0 } else { RETIRE_MASK },
+                zero_salt_limit: if policy { 0 } else { ZERO_SALT_LAST_TWO },
+                ..self
+            }
         }
 
         /// The meta word a slot of meta word `meta` gets when its value leaves: vacant,
@@ -233,6 +255,20 @@ mod start {
             (!slow).then_some(meta.wrapping_add((1 << GEN_SHIFT) - held.flags()))
         }
 
+        /// [`quick_vacant_meta`](Start::quick_vacant_meta) for storage whose salt is 0
+        /// (a branded pool's: its brand keeps foreign keys out). Its last two
+        /// generations are then the top of the meta words, so the test is one compare
+        /// with the limit, where the general one needs a subtraction and a mask.
+        #[inline]
+        pub(super) fn quick_vacant_meta_zero_salt(self, meta: u32, held: Held) -> Option<u32> {
+            debug_assert_eq!(self.salt, 0, "only storage of salt 0 takes this test");
+            debug_assert_eq!(meta & FLAG_BITS, held.flags(), "the caller knows the flags");
+            // Below the limit: a generation below `MAX_AGE - 1`, whose successor neither
+            // retires nor wraps; the addition is `quick_vacant_meta`'s.
+            (meta < self.zero_salt_limit)
+                .then_some(meta.wrapping_add((1 << GEN_SHIFT) - held.flags()))
+        }
+
         #[inline]
         pub(super) fn salt(self) -> u32 {
             self.salt
@@ -254,6 +290,7 @@ mod start {
         pub(super) fn raise_floor(&mut self, floor: u32) {
             *self = Start {
                 quick_mask: self.quick_mask,
+                zero_salt_limit: self.zero_salt_limit,
                 ..Start::new(self.salt, self.floor.max(floor))
             };
         }
@@ -606,11 +643,25 @@ impl<T> Slots<T> {
     /// for [`Held::Owned`], not for [`Held::Unowned`]: a wrong `held` would leave a flag
     /// set in a vacant slot's meta word, breaking L1), and if it is owned, the caller is
     /// its owner (L3).
+    ///
+    /// `ZERO_SALT` is true for storage whose salt is 0 (a branded pool's), whose quick
+    /// test is then a compare ([`Start::quick_vacant_meta_zero_salt`]); with another
+    /// salt it would retire slots at the wrong generations (a logic error, checked in
+    /// debug builds).
     #[inline]
-    pub(super) unsafe fn remove_unchecked(&mut self, index: u32, held: Held) -> T {
+    pub(super) unsafe fn remove_unchecked<const ZERO_SALT: bool>(
+        &mut self,
+        index: u32,
+        held: Held,
+    ) -> T {
         // SAFETY: forwarded from the caller.
         let (value, meta) = unsafe { self.take_value(index) };
-        if let Some(vacant) = self.start.quick_vacant_meta(meta, held) {
+        let quick = if ZERO_SALT {
+            self.start.quick_vacant_meta_zero_salt(meta, held)
+        } else {
+            self.start.quick_vacant_meta(meta, held)
+        };
+        if let Some(vacant) = quick {
             // SAFETY: in bounds (caller); its value was just taken.
             unsafe { self.link_free(index, vacant) };
         } else {
@@ -638,12 +689,25 @@ impl<T> Slots<T> {
     /// Removes the *unowned* value of `version` in slot `index`, if it is there.
     #[inline]
     pub(super) fn remove(&mut self, index: u32, version: Version) -> Option<T> {
+        self.remove_keyed::<false>(index, version)
+    }
+
+    /// [`remove`](Self::remove) for storage whose salt is 0 (a branded pool's): its
+    /// quick test is a compare (see [`remove_unchecked`](Self::remove_unchecked)).
+    #[inline]
+    pub(super) fn remove_zero_salt(&mut self, index: u32, version: Version) -> Option<T> {
+        self.remove_keyed::<true>(index, version)
+    }
+
+    /// [`remove`](Self::remove), with the quick test `ZERO_SALT` chooses.
+    #[inline]
+    fn remove_keyed<const ZERO_SALT: bool>(&mut self, index: u32, version: Version) -> Option<T> {
         // Occupied (K1), same version, and not owned.
         if self.contains_unowned(index, version) {
             // SAFETY: in bounds, occupied (the meta word equals the version, which has
             // `OCCUPIED` set: K1) and not owned (the version has `OWNED` clear), so its
             // flags are `Held::Unowned`'s and L3 allows it.
-            Some(unsafe { self.remove_unchecked(index, Held::Unowned) })
+            Some(unsafe { self.remove_unchecked::<ZERO_SALT>(index, Held::Unowned) })
         } else {
             None
         }
@@ -1606,6 +1670,24 @@ mod tests {
                                 assert_eq!(policy.quick_vacant_meta(meta, held), None);
                                 let lifted = policy.with_policy(false);
                                 assert_eq!(lifted.quick_vacant_meta(meta, held), expected);
+                                if salt == 0 {
+                                    let zero = Start::new(0, 0);
+                                    assert_eq!(
+                                        zero.quick_vacant_meta_zero_salt(meta, held),
+                                        expected
+                                    );
+                                    let policy = zero.with_policy(true);
+                                    assert_eq!(
+                                        policy.quick_vacant_meta_zero_salt(meta, held),
+                                        None
+                                    );
+                                    let mut lifted = policy.with_policy(false);
+                                    lifted.raise_floor(3); // the limit stays
+                                    assert_eq!(
+                                        lifted.quick_vacant_meta_zero_salt(meta, held),
+                                        expected
+                                    );
+                                }
                             }
                         }
                     }
@@ -1643,6 +1725,37 @@ mod tests {
             slots.rebuild_free_list();
             assert_eq!(slots.free_head, Link::NONE, "a retired slot never rejoins the free list");
         }
+    }
+
+    /// The branded pool's removals (salt 0, the compare test), keyed and by owner: the
+    /// slot retires at the removal of its last generation, not before, also when it
+    /// was born at `MAX_AGE` (the floor reached it).
+    #[test]
+    fn zero_salt_removals_retire_at_the_last_generation() {
+        for held in [Held::Unowned, Held::Owned] {
+            let mut slots = Slots::with_capacity(0, 0);
+            let (index, _) = slots.vacant().unwrap().fill(0, held == Held::Owned);
+            slots.entries[0].meta = ((MAX_AGE - 2) << GEN_SHIFT) | held.flags();
+            let remove = |slots: &mut Slots<u32>, version: Version| match held {
+                Held::Unowned => slots.remove_zero_salt(0, version),
+                // SAFETY: slot 0 is occupied and owned, and this test is its owner.
+                Held::Owned => Some(unsafe { slots.remove_unchecked::<true>(0, Held::Owned) }),
+            };
+            let before_last = Version::of_meta(slots.entries[0].meta);
+            assert_eq!(remove(&mut slots, before_last), Some(0));
+            assert!(!slots.is_retired(slots.entries[0].meta), "one generation left");
+            let (again, last) = slots.vacant().unwrap().fill(1, held == Held::Owned);
+            assert_eq!((index, again), (0, 0), "the slot is reused for its last generation");
+            assert_eq!(remove(&mut slots, last), Some(1));
+            assert!(slots.is_retired(slots.entries[0].meta), "retired after its last value");
+            assert_eq!(slots.vacant().unwrap().fill(2, false).0, 1, "slot 0 is not reused");
+        }
+        // Born at `MAX_AGE`: its first removal retires it.
+        let mut slots: Slots<u32> = Slots::with_capacity(0, 0);
+        slots.start.raise_floor(MAX_AGE);
+        let (index, version) = slots.vacant().unwrap().fill(3, false);
+        assert_eq!(slots.remove_zero_salt(index, version), Some(3));
+        assert!(slots.is_retired(slots.entries[0].meta));
     }
 
     #[test]
