@@ -36,7 +36,11 @@
 //!   `R::Storage<Fixed<'s>>`, carries the borrow, so not even a hand-written `SoaRow`
 //!   can keep them past it; the index is a `Pool`
 //!   over storage (which carries no lifetime), made by an `unsafe` constructor whose
-//!   promise the pool's type keeps: the pool cannot outlive `'s`. The index and the
+//!   promise the pool keeps with a `PhantomData<M>` of its own: `Fixed<'s>` names the
+//!   borrow, with a `Drop` the drop check sees, whatever `R::Storage<M>` is (a
+//!   hand-written row may ignore `M`). So the pool is neither used nor dropped past
+//!   `'s`, nor alive while another pool takes the same storage (the ui case
+//!   `soa_pool_over_storage_with_a_row_that_ignores_it`). The index and the
 //!   columns hold `N` each, so an insert into a full pool is refused by the index
 //!   before a column is asked (`AllocError::CapacityExceeded`, the value handed back),
 //!   and every other method is the heap pool's code. The memory is a type parameter
@@ -58,6 +62,7 @@
 
 use core::fmt;
 use core::iter::FusedIterator;
+use core::marker::PhantomData;
 
 use crate::brand::Brand;
 use crate::error::{AllocError, TryAllocError, fail};
@@ -110,6 +115,10 @@ use crate::pool::{Fixed, Handle, Heap, Key, Memory};
 pub struct SoaPool<'id, R: SoaRow, M: Memory = Heap> {
     rows: RowIndex<'id>,
     storage: R::Storage<M>,
+    /// Where the rows are: over storage, the storage's borrow, which the index (in the
+    /// storage, through a raw pointer) relies on. Not left to `R::Storage<M>`, which a
+    /// hand-written row may define without `M`.
+    memory: PhantomData<M>,
 }
 
 #[cfg(feature = "alloc")]
@@ -272,10 +281,10 @@ impl<'id, 's, R: SoaRow> SoaPool<'id, R, Fixed<'s>> {
         let (index, bytes) = storage.parts();
         let Some(columns) = R::storage_in(bytes, N) else { refused_storage(N) };
         // SAFETY: the index's storage is borrowed for `'s`, which the pool's type carries
-        // (`Fixed<'s>`) beside the columns' borrow: it outlives the pool, and nothing else
-        // uses it meanwhile.
+        // in its own `PhantomData<Fixed<'s>>` (whatever `R::Storage` does with `M`): it
+        // outlives the pool, even at the pool's drop, and nothing else uses it meanwhile.
         let rows = unsafe { RowIndex::over_storage(index, brand) };
-        SoaPool { rows, storage: columns }
+        SoaPool { rows, storage: columns, memory: PhantomData }
     }
 }
 
@@ -322,7 +331,7 @@ impl<'id, R: SoaRow> SoaPool<'id, R> {
     pub fn with_capacity_in(capacity: usize, brand: Brand<'id>) -> Self {
         let mut rows = RowIndex::new_in(brand);
         rows.reserve(capacity);
-        SoaPool { rows, storage: R::new_storage(capacity) }
+        SoaPool { rows, storage: R::new_storage(capacity), memory: PhantomData }
     }
 
     /// Empties the pool, yielding every value in row order (owned ones too). Consumes the

@@ -29,7 +29,9 @@
 //!   every function works on either. The borrow is in the type, so an
 //!   implementation cannot keep the columns past the storage's life (nothing `'static`
 //!   can hold a `Storage<Fixed<'s>>`), and `SoaPool` needs no promise from it for that:
-//!   the trait stays safe to implement. A storage made for `N` rows holds `N`: its
+//!   the trait stays safe to implement. (Nor does `SoaPool` rely on `Storage<M>` to
+//!   carry the borrow for its index, which is in the storage too: a `Storage` that
+//!   ignores `M` is allowed, and the pool holds the borrow in a field of its own.) A storage made for `N` rows holds `N`: its
 //!   `try_reserve` fails past them, and `SoaPool` never asks for more, since its index
 //!   over the same `N` refuses first.
 //! - `Columns` and `ColumnsMut` are views of every column as a slice, `Ref` and `Mut`
