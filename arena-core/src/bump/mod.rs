@@ -327,6 +327,16 @@ impl<'p> Bump<'p> {
     /// mask, as short as bumpalo's downward bump, while bumping upward.
     #[inline(always)]
     fn bump(&self, layout: Layout) -> Option<NonNull<u8>> {
+        let (start, new_end) = self.fit(layout)?;
+        self.cur.set(new_end);
+        Some(start)
+    }
+
+    /// Where [`bump`](Self::bump) would put `layout` (a padded, non-zero size): its start
+    /// and the cursor after it, or `None` if the current block has no room. Moves
+    /// nothing.
+    #[inline(always)]
+    fn fit(&self, layout: Layout) -> Option<(NonNull<u8>, *mut u8)> {
         debug_assert!(layout.size() % layout.align() == 0, "bump needs a padded layout");
         let cur = self.cur.get();
         let mask = layout.align() - 1;
@@ -338,12 +348,56 @@ impl<'p> Bump<'p> {
             // `new_end - size >= cur` is aligned (both terms are multiples of `align`),
             // and `new_end <= end`: the allocation lies within the current block.
             let start = cur.with_addr(new_end - layout.size());
-            self.cur.set(cur.with_addr(new_end));
             // SAFETY: S1: `start` is inside the current block, so non-null (zero sizes
-            // never get here: `alloc` answers them without bumping).
-            Some(unsafe { NonNull::new_unchecked(start) })
+            // never get here: the callers answer them without bumping).
+            Some((unsafe { NonNull::new_unchecked(start) }, cur.with_addr(new_end)))
         } else {
             None
+        }
+    }
+
+    /// Moves `value` into the current block, and only then moves the cursor past it;
+    /// `Err(value)` if the block has no room (the caller takes
+    /// [`alloc_value_slow`](Self::alloc_value_slow)). Never handed out again (S3).
+    ///
+    /// The same bump as [`alloc`](Self::alloc)'s, in the other order: with the cursor's
+    /// store after the value's, the next allocation's read of the cursor follows that
+    /// store with no store between them, so the compiler reuses the register it stored
+    /// instead of reading the cursor again (a value written through a pointer may, as
+    /// far as it knows, overwrite the cursor). Only for a value already made: nothing runs
+    /// between the bump and the cursor's move that could allocate here.
+    #[inline(always)]
+    pub(crate) fn bump_value<T>(&self, value: T) -> Result<NonNull<T>, T> {
+        let layout = Layout::new::<T>();
+        if layout.size() == 0 {
+            let place = raw::dangling(layout.align()).cast::<T>();
+            // SAFETY: a zero-sized write needs only an aligned, non-null pointer.
+            unsafe { place.write(value) };
+            return Ok(place);
+        }
+        let Some((start, new_end)) = self.fit(layout) else { return Err(value) };
+        let place = start.cast::<T>();
+        // SAFETY: S1: `start..new_end` lies in the bump window, aligned for `T` (`fit`),
+        // and no byte of it was handed out; the move below cannot panic or call out, so
+        // nothing allocates before the cursor moves past it on the next line (S3).
+        unsafe { place.write(value) };
+        self.cur.set(new_end);
+        Ok(place)
+    }
+
+    /// [`bump_value`](Self::bump_value)'s slow path: `value` in a new block, or the error
+    /// with the value handed back. Inlined, so that the caller calls the (out-of-line)
+    /// [`alloc_slow`](Self::alloc_slow) directly, as [`alloc`](Self::alloc) does.
+    #[inline(always)]
+    pub(crate) fn alloc_value_slow<T>(&self, value: T) -> Result<NonNull<T>, (AllocError, T)> {
+        match self.alloc_slow(Layout::new::<T>()) {
+            Ok(start) => {
+                let place = start.cast::<T>();
+                // SAFETY: S3: fresh memory for one `T`, aligned (`alloc_slow`).
+                unsafe { place.write(value) };
+                Ok(place)
+            }
+            Err(e) => Err((e, value)),
         }
     }
 

@@ -58,6 +58,12 @@ impl<'p> Scope<'p> {
     #[inline(always)]
     #[track_caller]
     pub fn alloc<T: 'p>(&self, value: T) -> &mut T {
+        if !needs_drop::<T>() {
+            return match self.place(value) {
+                Ok(value) => value,
+                Err((e, _)) => fail(e),
+            };
+        }
         let slot = match self.reserve_one::<T>() {
             Ok(slot) => slot,
             Err(e) => fail(e),
@@ -85,6 +91,9 @@ impl<'p> Scope<'p> {
     /// ```
     #[inline]
     pub fn try_alloc<T: 'p>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
+        if !needs_drop::<T>() {
+            return self.place(value).map_err(|(e, value)| TryAllocError::new(e, value));
+        }
         match self.reserve_one::<T>() {
             // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
             Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
@@ -289,12 +298,11 @@ impl<'p> Scope<'p> {
     #[inline(always)]
     #[track_caller]
     pub fn alloc_copy<T: Copy>(&self, value: T) -> &mut T {
-        let slot = match self.reserve_one::<T>() {
-            Ok(slot) => slot,
-            Err(e) => fail(e),
-        };
-        // SAFETY: a fresh slot from `reserve_one::<T>`, used once (no node: `T: Copy`).
-        unsafe { self.commit_one(slot, value) }
+        // A `Copy` type has no drop glue.
+        match self.place(value) {
+            Ok(value) => value,
+            Err((e, _)) => fail(e),
+        }
     }
 
     /// Like [`alloc_copy`](Self::alloc_copy), but hands `value` back if there is no room.
@@ -312,11 +320,8 @@ impl<'p> Scope<'p> {
     /// ```
     #[inline]
     pub fn try_alloc_copy<T: Copy>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
-        match self.reserve_one::<T>() {
-            // SAFETY: a fresh slot from `reserve_one::<T>`, used once.
-            Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
-            Err(e) => Err(TryAllocError::new(e, value)),
-        }
+        // A `Copy` type has no drop glue.
+        self.place(value).map_err(|(e, value)| TryAllocError::new(e, value))
     }
 
     /// Moves a value without drop glue into the scope: checked at compile time, as
@@ -378,13 +383,10 @@ impl<'p> Scope<'p> {
     #[track_caller]
     pub fn alloc_dropless<T>(&self, value: T) -> &mut T {
         const { assert!(!needs_drop::<T>(), "alloc_dropless: a type with drop glue") };
-        let slot = match self.reserve_one::<T>() {
-            Ok(slot) => slot,
-            Err(e) => fail(e),
-        };
-        // SAFETY: a fresh slot from `reserve_one::<T>`, used once (no node: `T` has no
-        // drop glue, checked above, so nothing of it runs at the scope's end).
-        unsafe { self.commit_one(slot, value) }
+        match self.place(value) {
+            Ok(value) => value,
+            Err((e, _)) => fail(e),
+        }
     }
 
     /// Like [`alloc_dropless`](Self::alloc_dropless), but hands `value` back if there is
@@ -406,11 +408,7 @@ impl<'p> Scope<'p> {
     #[inline]
     pub fn try_alloc_dropless<T>(&self, value: T) -> Result<&mut T, TryAllocError<T>> {
         const { assert!(!needs_drop::<T>(), "try_alloc_dropless: a type with drop glue") };
-        match self.reserve_one::<T>() {
-            // SAFETY: a fresh slot from `reserve_one::<T>`, used once (no node, as above).
-            Ok(slot) => Ok(unsafe { self.commit_one(slot, value) }),
-            Err(e) => Err(TryAllocError::new(e, value)),
-        }
+        self.place(value).map_err(|(e, value)| TryAllocError::new(e, value))
     }
 
     // ----- slices and strings ---------------------------------------------------------

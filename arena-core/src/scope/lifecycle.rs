@@ -273,6 +273,24 @@ impl<'p> Scope<'p> {
         self.bump.prepare(layout)
     }
 
+    /// Moves `value`, of a type without drop glue, into the scope: the bump writes it
+    /// before moving the cursor past it ([`Bump::bump_value`]), so that a run of such
+    /// allocations reads the cursor once. `Err` hands the value back with the error.
+    ///
+    /// A type with drop glue would never be dropped (a leak, checked in debug builds):
+    /// those take `reserve_one` and `commit_one`, which link a drop node.
+    #[inline(always)]
+    pub(super) fn place<T>(&self, value: T) -> Result<&mut T, (AllocError, T)> {
+        debug_assert!(!needs_drop::<T>(), "place is for values without drop glue");
+        let place = match self.bump.bump_value(value) {
+            Ok(place) => place,
+            Err(value) => self.bump.alloc_value_slow(value)?,
+        };
+        // SAFETY: S3: initialised just now in this scope's memory, handed to no one
+        // else; borrowed from `self`, so it ends with the scope (S2).
+        Ok(unsafe { &mut *place.as_ptr() })
+    }
+
     /// Room for one `T`, plus a drop node when `T` has drop glue.
     #[inline(always)]
     pub(super) fn reserve_one<T>(&self) -> Result<Reserved<T>, AllocError> {
