@@ -81,6 +81,7 @@ const SOA_METHODS: &[&str] = &[
     "with_storage",
     "with_fixed",
     "new_in",
+    "new_in_storage",
     "with_capacity_in",
     "insert",
     "try_insert",

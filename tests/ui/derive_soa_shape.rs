@@ -13,6 +13,7 @@ struct Clash {
     pos: f32,
     pos_mut: f32,
     iter: u8,
+    new_in_storage: u8,
 }
 
 #[derive(ArenaAlloc)]
